@@ -1,0 +1,125 @@
+//! What happened at each union site: flattened (with its discriminator) or skipped (with the
+//! identification rule that failed).
+
+use std::fmt;
+
+use serde_json::{Value, json};
+
+/// Diagnostics of one projection, in document discovery order (inner sites first).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Diagnostics {
+    /// Discriminated unions that became one flat object.
+    pub flattened: Vec<FlattenedSite>,
+    /// Near misses: `oneOf`/`anyOf` nodes that looked like a discriminated union but are not one.
+    pub skipped: Vec<SkippedSite>,
+}
+
+/// A flattened union site.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FlattenedSite {
+    /// JSON pointer of the union node in the input.
+    pub pointer: String,
+    /// The discriminator property.
+    pub discriminator: String,
+    /// How many branches were joined.
+    pub branches: usize,
+}
+
+/// A skipped near miss.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SkippedSite {
+    /// JSON pointer of the union node in the input.
+    pub pointer: String,
+    /// Which identification rule (SPEC §1) failed.
+    pub reason: SkipReason,
+}
+
+/// Why a `oneOf`/`anyOf` node is not a discriminated union; each names the rule of SPEC §1.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum SkipReason {
+    /// Rule 1: a branch is not an object schema with `type: "object"` (after resolving local
+    /// `$ref` and folding `allOf`), or admits another type as well.
+    BranchNotObject {
+        /// Index of the first such branch.
+        branch: usize,
+    },
+    /// Rule 1: a branch's `$ref` cannot be followed (remote, or a cycle of references).
+    BranchUnresolvable {
+        /// Index of the branch.
+        branch: usize,
+    },
+    /// Rule 2: no property is defined with a literal set (`const` or scalar `enum`) in every branch.
+    NoDiscriminator,
+    /// Rule 3: the candidate discriminator is not required by some branch.
+    DiscriminatorNotRequired {
+        /// The candidate.
+        property: String,
+        /// The first branch that does not require it.
+        branch: usize,
+    },
+    /// Rule 4: two branches share a literal of the candidate discriminator.
+    OverlappingLiterals {
+        /// The candidate.
+        property: String,
+        /// The shared literal, as JSON.
+        value: String,
+    },
+}
+
+impl fmt::Display for SkipReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SkipReason::BranchNotObject { branch } => write!(
+                f,
+                "rule 1: branch {branch} is not an object schema with type \"object\" only"
+            ),
+            SkipReason::BranchUnresolvable { branch } => write!(
+                f,
+                "rule 1: branch {branch} cannot be resolved (remote $ref or a cycle of references)"
+            ),
+            SkipReason::NoDiscriminator => write!(
+                f,
+                "rule 2: no property has a literal set (const or scalar enum) in every branch"
+            ),
+            SkipReason::DiscriminatorNotRequired { property, branch } => write!(
+                f,
+                "rule 3: candidate discriminator \"{property}\" is not required in branch {branch}"
+            ),
+            SkipReason::OverlappingLiterals { property, value } => write!(
+                f,
+                "rule 4: candidate discriminator \"{property}\" has literal {value} in more than one branch"
+            ),
+        }
+    }
+}
+
+impl Diagnostics {
+    /// The diagnostics in the CLI's `--diagnostics` format:
+    /// `{"flattened": [{"pointer", "discriminator", "branches"}], "skipped": [{"pointer", "reason"}]}`.
+    pub fn to_json(&self) -> Value {
+        json!({
+            "flattened": self.flattened.iter().map(|s| json!({
+                "pointer": s.pointer,
+                "discriminator": s.discriminator,
+                "branches": s.branches,
+            })).collect::<Vec<_>>(),
+            "skipped": self.skipped.iter().map(|s| json!({
+                "pointer": s.pointer,
+                "reason": s.reason.to_string(),
+            })).collect::<Vec<_>>(),
+        })
+    }
+
+    pub(crate) fn record_flattened(&mut self, site: FlattenedSite) {
+        if !self.flattened.iter().any(|s| s.pointer == site.pointer) {
+            self.flattened.push(site);
+        }
+    }
+
+    pub(crate) fn record_skipped(&mut self, site: SkippedSite) {
+        if !self.skipped.iter().any(|s| s.pointer == site.pointer) {
+            self.skipped.push(site);
+        }
+    }
+}

@@ -1,0 +1,109 @@
+//! Typed errors for malformed input, each carrying the JSON pointer where it was found.
+
+use std::fmt;
+
+/// A malformed input: what is wrong ([`ErrorKind`]) and where (`pointer`, a JSON pointer into the
+/// input document; `""` is the root).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Error {
+    /// JSON pointer (RFC 6901) of the offending value; `""` for the document root.
+    pub pointer: String,
+    /// What is wrong.
+    pub kind: ErrorKind,
+}
+
+/// The ways an input can be malformed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// The bytes are not JSON. `line` and `column` are 1-based, as `serde_json` reports them.
+    NotJson {
+        /// The parser's message.
+        message: String,
+        /// Line of the syntax error.
+        line: usize,
+        /// Column of the syntax error.
+        column: usize,
+    },
+    /// Arrays and objects nest deeper than the documented limit ([`crate::MAX_DEPTH`]).
+    TooDeep {
+        /// The limit that was exceeded.
+        limit: usize,
+    },
+    /// A keyword holds a value of the wrong JSON type (`"required": "name"`).
+    WrongType {
+        /// The keyword.
+        keyword: String,
+        /// What it must hold, in words.
+        expected: &'static str,
+    },
+    /// A place that must hold a schema holds something else (a schema is an object or a boolean).
+    NotASchema,
+    /// A local `$ref` (`#...`) does not resolve inside the document.
+    UnresolvableRef {
+        /// The reference as written.
+        reference: String,
+    },
+    /// A chain of `$ref`s leads back to itself without reaching a schema.
+    RefCycle {
+        /// The reference that closes the cycle.
+        reference: String,
+    },
+    /// A manifest is not an MCP `tools/list` result.
+    NotAManifest {
+        /// What was expected, in words.
+        expected: &'static str,
+    },
+}
+
+impl Error {
+    pub(crate) fn new(pointer: impl Into<String>, kind: ErrorKind) -> Self {
+        Error {
+            pointer: pointer.into(),
+            kind,
+        }
+    }
+
+    /// The same error, located inside a larger document at `prefix` (a JSON pointer).
+    pub fn within(mut self, prefix: &str) -> Self {
+        self.pointer = format!("{prefix}{}", self.pointer);
+        self
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let at = if self.pointer.is_empty() {
+            "(root)"
+        } else {
+            &self.pointer
+        };
+        match &self.kind {
+            ErrorKind::NotJson {
+                message,
+                line,
+                column,
+            } => write!(f, "not JSON at line {line} column {column}: {message}"),
+            ErrorKind::TooDeep { limit } => {
+                write!(f, "at {at}: nesting deeper than {limit} levels")
+            }
+            ErrorKind::WrongType { keyword, expected } => {
+                write!(f, "at {at}: keyword \"{keyword}\" must be {expected}")
+            }
+            ErrorKind::NotASchema => {
+                write!(f, "at {at}: expected a schema (an object or a boolean)")
+            }
+            ErrorKind::UnresolvableRef { reference } => {
+                write!(f, "at {at}: $ref \"{reference}\" does not resolve in this document")
+            }
+            ErrorKind::RefCycle { reference } => {
+                write!(f, "at {at}: $ref \"{reference}\" is part of a cycle of references")
+            }
+            ErrorKind::NotAManifest { expected } => {
+                write!(f, "at {at}: not an MCP tools/list result: expected {expected}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for Error {}

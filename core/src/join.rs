@@ -1,0 +1,311 @@
+//! The join of one property across the branches that define it (SPEC §3), and of the
+//! discriminator (SPEC §2.3).
+
+use std::collections::HashSet;
+
+use serde_json::{Map, Value};
+
+use crate::canonical::{self, KeyOptions, literal_key};
+use crate::keywords;
+use crate::kinds::{Kind, Kinds, kinds_of};
+use crate::widen::{self, WidenFaults};
+
+/// Faults that change the join (all off in a correct build).
+#[derive(Clone, Copy, Default)]
+pub(crate) struct JoinFaults {
+    pub first_wins: bool,
+    pub legacy_widen: bool,
+    pub no_dedup: bool,
+    pub annotation_names: bool,
+    pub enum_first_branch: bool,
+    pub widen: WidenFaults,
+}
+
+/// What the join needs to know about the union as a whole.
+pub(crate) struct UnionContext<'a> {
+    /// The discriminator's name.
+    pub discriminator: &'a str,
+    /// Each branch's discriminator literals.
+    pub literals: &'a [Vec<Value>],
+    /// The original document (kinds resolve `$ref` against it).
+    pub document: &'a Value,
+    /// Injected faults.
+    pub faults: JoinFaults,
+}
+
+/// One branch's definition of a property.
+pub(crate) struct Definition {
+    /// Index of the branch.
+    pub branch: usize,
+    /// The projected schema.
+    pub schema: Value,
+    /// Whether that branch requires the property.
+    pub required: bool,
+}
+
+impl UnionContext<'_> {
+    /// `"a"`, `"a" or "b"`, `"a", "b" or "c"`: the literals of the given branches.
+    fn values_of(&self, branches: &[usize]) -> String {
+        let mut seen = HashSet::new();
+        let texts: Vec<String> = branches
+            .iter()
+            .flat_map(|&b| self.literals[b].iter())
+            .filter(|v| seen.insert(literal_key(v)))
+            .map(Value::to_string)
+            .collect();
+        match texts.len() {
+            0 => String::new(),
+            1 => texts[0].clone(),
+            n => format!("{} or {}", texts[..n - 1].join(", "), texts[n - 1]),
+        }
+    }
+
+    fn when(&self, branches: &[usize]) -> String {
+        format!("{} is {}", self.discriminator, self.values_of(branches))
+    }
+}
+
+/// Removes the top-level `title` and `description` of a schema, returning them.
+fn hoist(schema: &mut Value) -> (Option<Value>, Option<String>) {
+    match schema {
+        Value::Object(map) => {
+            let title = map.remove("title");
+            let description = match map.remove("description") {
+                Some(Value::String(s)) => Some(s),
+                Some(other) => {
+                    // A non-string description is not ours to interpret; keep it in place.
+                    map.insert("description".into(), other);
+                    None
+                }
+                None => None,
+            };
+            (title, description)
+        }
+        _ => (None, None),
+    }
+}
+
+fn sentence(text: &str) -> String {
+    let t = text.trim_end();
+    if t.ends_with(['.', '!', '?', ':']) || t.is_empty() {
+        t.to_owned()
+    } else {
+        format!("{t}.")
+    }
+}
+
+/// The joined description: the shared text when every definition agrees, else each distinct text
+/// prefixed by the discriminator values it belongs to.
+fn joined_description(ctx: &UnionContext<'_>, texts: &[(usize, Option<String>)]) -> Option<String> {
+    let first = texts.first()?;
+    if first.1.is_some() && texts.iter().all(|t| t.1 == first.1) {
+        return first.1.clone();
+    }
+    let mut groups: Vec<(&str, Vec<usize>)> = Vec::new();
+    for (branch, text) in texts {
+        let Some(text) = text else { continue };
+        match groups.iter_mut().find(|(t, _)| *t == text.as_str()) {
+            Some((_, branches)) => branches.push(*branch),
+            None => groups.push((text, vec![*branch])),
+        }
+    }
+    if groups.is_empty() {
+        return None;
+    }
+    Some(
+        groups
+            .iter()
+            .map(|(text, branches)| format!("When {}: {}", ctx.when(branches), sentence(text)))
+            .collect::<Vec<_>>()
+            .join(" "),
+    )
+}
+
+/// Whether a schema is a pure `anyOf`/`oneOf` wrapper: nothing beside it but annotations.
+fn wrapper_members(schema: &Value) -> Option<&Vec<Value>> {
+    let map = schema.as_object()?;
+    let mut members = None;
+    for (k, v) in map {
+        match (k.as_str(), v) {
+            ("anyOf" | "oneOf", Value::Array(m)) if members.is_none() => members = Some(m),
+            (k, _) if keywords::is_annotation(k) => {}
+            _ => return None,
+        }
+    }
+    members
+}
+
+fn expand_wrappers(schema: Value, out: &mut Vec<Value>, depth: usize) {
+    if depth < 32 {
+        if let Some(members) = wrapper_members(&schema) {
+            for m in members.clone() {
+                expand_wrappers(m, out, depth + 1);
+            }
+            return;
+        }
+    }
+    if schema != Value::Bool(false) {
+        out.push(schema);
+    }
+}
+
+/// Puts `title` and `description` first in a joined property.
+fn with_annotations(schema: Value, title: Option<Value>, description: Option<String>) -> Value {
+    if title.is_none() && description.is_none() {
+        return schema;
+    }
+    let body = match schema {
+        Value::Object(map) => map,
+        Value::Bool(true) => Map::new(),
+        other => return other,
+    };
+    let mut out = Map::with_capacity(body.len() + 2);
+    if let Some(t) = title {
+        out.insert("title".into(), t);
+    }
+    if let Some(d) = description {
+        out.insert("description".into(), Value::String(d));
+    }
+    for (k, v) in body {
+        out.entry(k).or_insert(v);
+    }
+    Value::Object(out)
+}
+
+/// Joins the definitions of property `name` (SPEC §3). `extra` holds what open branches that do
+/// not declare it accept under an undeclared key (permissive reading only); `required_by_all`
+/// tells whether the flat object requires it; `branch_count` is the number of branches.
+pub(crate) fn join_property(
+    ctx: &UnionContext<'_>,
+    definitions: Vec<Definition>,
+    extra: Vec<Value>,
+    required_by_all: bool,
+    branch_count: usize,
+) -> Value {
+    let mut titles: Vec<Option<Value>> = Vec::with_capacity(definitions.len());
+    let mut texts: Vec<(usize, Option<String>)> = Vec::with_capacity(definitions.len());
+    let mut alternatives: Vec<Value> = Vec::with_capacity(definitions.len() + extra.len());
+    let mut defining: Vec<usize> = Vec::new();
+    let mut requiring: Vec<usize> = Vec::new();
+    for mut d in definitions {
+        let (title, text) = hoist(&mut d.schema);
+        titles.push(title);
+        texts.push((d.branch, text));
+        if d.schema != Value::Bool(false) {
+            defining.push(d.branch);
+            if d.required {
+                requiring.push(d.branch);
+            }
+        }
+        expand_wrappers(d.schema, &mut alternatives, 0);
+    }
+    for e in extra {
+        expand_wrappers(e, &mut alternatives, 0);
+    }
+    let title = match titles.first() {
+        Some(Some(t)) if titles.iter().all(|x| x.as_ref() == Some(t)) => Some(t.clone()),
+        _ => None,
+    };
+    let mut description = joined_description(ctx, &texts);
+    let mut hints = Vec::new();
+    if defining.len() < branch_count && !defining.is_empty() {
+        hints.push(format!("Only used when {}.", ctx.when(&defining)));
+    }
+    if !required_by_all && !requiring.is_empty() {
+        hints.push(format!("Required when {}.", ctx.when(&requiring)));
+    }
+    if !hints.is_empty() {
+        let mut parts: Vec<String> = description.iter().map(|d| sentence(d)).collect();
+        parts.extend(hints);
+        description = Some(parts.join(" "));
+    }
+    if ctx.faults.first_wins {
+        alternatives.truncate(1);
+    }
+    if !ctx.faults.no_dedup {
+        let options = KeyOptions {
+            strip_annotation_names: ctx.faults.annotation_names,
+        };
+        alternatives = canonical::dedup_with(alternatives, options);
+    }
+    let joined = classify(ctx, alternatives);
+    with_annotations(joined, title, description)
+}
+
+/// SPEC §3.5: unprovable → `{}`; object or array kinds → the alternative or an `anyOf`; scalars →
+/// one widened schema.
+fn classify(ctx: &UnionContext<'_>, alternatives: Vec<Value>) -> Value {
+    if alternatives.is_empty() {
+        return Value::Bool(false);
+    }
+    let kinds: Vec<Kinds> = alternatives
+        .iter()
+        .map(|a| kinds_of(a, ctx.document))
+        .collect();
+    if kinds.iter().any(|k| k.is_unprovable()) {
+        return Value::Object(Map::new());
+    }
+    let structural = kinds
+        .iter()
+        .any(|k| k.contains(Kind::Object) || k.contains(Kind::Array));
+    if structural {
+        if alternatives.len() == 1 {
+            return alternatives.into_iter().next().unwrap_or(Value::Bool(true));
+        }
+        if ctx.faults.legacy_widen {
+            let union = kinds.iter().fold(Kinds::NONE, |acc, k| acc.union(*k));
+            let pairs = vec![(Value::Object(Map::new()), union)];
+            return Value::Object(widen::widen(&pairs, WidenFaults::default()));
+        }
+        let mut out = Map::new();
+        out.insert("anyOf".into(), Value::Array(alternatives));
+        return Value::Object(out);
+    }
+    let pairs: Vec<(Value, Kinds)> = alternatives.into_iter().zip(kinds).collect();
+    Value::Object(widen::widen(&pairs, ctx.faults.widen))
+}
+
+/// The discriminator's joined schema (SPEC §2.3): `{"type": T, "enum": [literals]}`, with the
+/// definitions' descriptions hoisted as for any property.
+///
+/// `branch_texts` are the branches' own descriptions: when no definition of the discriminator has
+/// a description, they describe its values instead (a model reads what each value is for there).
+pub(crate) fn join_discriminator(
+    ctx: &UnionContext<'_>,
+    definitions: Vec<Definition>,
+    branch_texts: Vec<(usize, Option<String>)>,
+) -> Value {
+    let mut titles = Vec::new();
+    let mut texts = Vec::new();
+    for mut d in definitions {
+        let (title, text) = hoist(&mut d.schema);
+        titles.push(title);
+        texts.push((d.branch, text));
+    }
+    if texts.iter().all(|(_, t)| t.is_none()) {
+        texts = branch_texts;
+    }
+    let mut seen = HashSet::new();
+    let take = if ctx.faults.enum_first_branch {
+        1
+    } else {
+        ctx.literals.len()
+    };
+    let values: Vec<Value> = ctx
+        .literals
+        .iter()
+        .take(take)
+        .flatten()
+        .filter(|v| seen.insert(literal_key(v)))
+        .cloned()
+        .collect();
+    let kinds: Vec<Kind> = values.iter().map(Kind::of_value).collect();
+    let pairs = vec![(Value::Object(Map::new()), Kinds::of(&kinds))];
+    let mut out = widen::widen(&pairs, WidenFaults::default());
+    out.insert("enum".into(), Value::Array(values));
+    let title = match titles.first() {
+        Some(Some(t)) if titles.iter().all(|x| x.as_ref() == Some(t)) => Some(t.clone()),
+        _ => None,
+    };
+    with_annotations(Value::Object(out), title, joined_description(ctx, &texts))
+}

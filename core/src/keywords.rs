@@ -1,0 +1,176 @@
+//! The one place that knows which keywords hold subschemas, and which are annotations.
+//!
+//! Every walk in the crate (well-formedness, projection, structural identity, reference
+//! collection) goes through [`subschemas`], so a new keyword is one edit here.
+
+use serde_json::{Map, Value};
+
+use crate::pointer;
+
+/// How a keyword holds its subschemas.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Slot {
+    /// One schema (`not`, `additionalProperties`).
+    Single,
+    /// An array of schemas (`anyOf`, `prefixItems`).
+    Array,
+    /// An object whose values are schemas and whose keys are names (data, not keywords).
+    Map,
+    /// `items`: one schema, or (draft-07 and earlier) an array of schemas.
+    SingleOrArray,
+    /// `dependencies` (draft-07): values are schemas or arrays of property names.
+    MapOfSchemaOrNames,
+}
+
+/// Keywords whose values are (or contain) subschemas.
+pub(crate) const SUBSCHEMA_KEYWORDS: &[(&str, Slot)] = &[
+    ("properties", Slot::Map),
+    ("patternProperties", Slot::Map),
+    ("additionalProperties", Slot::Single),
+    ("unevaluatedProperties", Slot::Single),
+    ("propertyNames", Slot::Single),
+    ("dependentSchemas", Slot::Map),
+    ("dependencies", Slot::MapOfSchemaOrNames),
+    ("items", Slot::SingleOrArray),
+    ("prefixItems", Slot::Array),
+    ("additionalItems", Slot::Single),
+    ("unevaluatedItems", Slot::Single),
+    ("contains", Slot::Single),
+    ("allOf", Slot::Array),
+    ("anyOf", Slot::Array),
+    ("oneOf", Slot::Array),
+    ("not", Slot::Single),
+    ("if", Slot::Single),
+    ("then", Slot::Single),
+    ("else", Slot::Single),
+    ("$defs", Slot::Map),
+    ("definitions", Slot::Map),
+    ("contentSchema", Slot::Single),
+];
+
+/// Annotation keywords: they never change what a schema accepts (SPEC §1).
+pub(crate) const ANNOTATIONS: &[&str] = &[
+    "title",
+    "description",
+    "examples",
+    "default",
+    "$comment",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+];
+
+/// Whether `keyword` is an annotation keyword.
+pub(crate) fn is_annotation(keyword: &str) -> bool {
+    ANNOTATIONS.contains(&keyword)
+}
+
+/// The slot of `keyword`, if it holds subschemas.
+pub(crate) fn slot(keyword: &str) -> Option<Slot> {
+    SUBSCHEMA_KEYWORDS
+        .iter()
+        .find(|(k, _)| *k == keyword)
+        .map(|(_, s)| *s)
+}
+
+/// A subschema position relative to its parent: the keyword, and the name or index inside it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Place<'a> {
+    /// `keyword` holds the schema directly.
+    Direct(&'a str),
+    /// `keyword[index]`.
+    Index(&'a str, usize),
+    /// `keyword[name]`.
+    Name(&'a str, &'a str),
+}
+
+impl<'a> Place<'a> {
+    /// The keyword holding the child.
+    pub(crate) fn keyword(&self) -> &'a str {
+        match self {
+            Place::Direct(k) | Place::Index(k, _) | Place::Name(k, _) => k,
+        }
+    }
+
+    /// The child's pointer under `parent`.
+    pub(crate) fn pointer(&self, parent: &str) -> String {
+        match self {
+            Place::Direct(k) => pointer::push(parent, k),
+            Place::Index(k, i) => pointer::push_index(&pointer::push(parent, k), *i),
+            Place::Name(k, n) => pointer::push(&pointer::push(parent, k), n),
+        }
+    }
+}
+
+/// Calls `f` with every subschema of `node` (well-formed or not: values of the wrong JSON type are
+/// skipped here and reported by `wellformed`).
+pub(crate) fn subschemas<'a>(node: &'a Map<String, Value>, mut f: impl FnMut(Place<'a>, &'a Value)) {
+    for (keyword, value) in node {
+        let Some(slot) = slot(keyword) else { continue };
+        match (slot, value) {
+            (Slot::Single | Slot::SingleOrArray, v) if !v.is_array() => f(Place::Direct(keyword), v),
+            (Slot::Array | Slot::SingleOrArray, Value::Array(items)) => {
+                for (i, v) in items.iter().enumerate() {
+                    f(Place::Index(keyword, i), v);
+                }
+            }
+            (Slot::Map, Value::Object(map)) => {
+                for (name, v) in map {
+                    f(Place::Name(keyword, name), v);
+                }
+            }
+            (Slot::MapOfSchemaOrNames, Value::Object(map)) => {
+                for (name, v) in map {
+                    if !v.is_array() {
+                        f(Place::Name(keyword, name), v);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Rebuilds `node` with every subschema replaced by `f(place, child)`; other keywords are copied.
+pub(crate) fn map_subschemas<E>(
+    node: &Map<String, Value>,
+    mut f: impl FnMut(Place<'_>, &Value) -> Result<Value, E>,
+) -> Result<Map<String, Value>, E> {
+    let mut out = Map::with_capacity(node.len());
+    for (keyword, value) in node {
+        let mapped = match (slot(keyword), value) {
+            (Some(Slot::Single | Slot::SingleOrArray), v) if !v.is_array() => {
+                f(Place::Direct(keyword), v)?
+            }
+            (Some(Slot::Array | Slot::SingleOrArray), Value::Array(items)) => Value::Array(
+                items
+                    .iter()
+                    .enumerate()
+                    .map(|(i, v)| f(Place::Index(keyword, i), v))
+                    .collect::<Result<_, E>>()?,
+            ),
+            (Some(Slot::Map), Value::Object(map)) => {
+                let mut m = Map::with_capacity(map.len());
+                for (name, v) in map {
+                    m.insert(name.clone(), f(Place::Name(keyword, name), v)?);
+                }
+                Value::Object(m)
+            }
+            (Some(Slot::MapOfSchemaOrNames), Value::Object(map)) => {
+                let mut m = Map::with_capacity(map.len());
+                for (name, v) in map {
+                    let mapped = if v.is_array() {
+                        v.clone()
+                    } else {
+                        f(Place::Name(keyword, name), v)?
+                    };
+                    m.insert(name.clone(), mapped);
+                }
+                Value::Object(m)
+            }
+            _ => value.clone(),
+        };
+        out.insert(keyword.clone(), mapped);
+    }
+    Ok(out)
+}

@@ -1,0 +1,272 @@
+//! Kinds: the JSON types a schema can accept, or "unprovable" (SPEC §1).
+
+use std::collections::HashSet;
+
+use serde_json::Value;
+
+use crate::pointer;
+
+/// One JSON type. `Number` stands for the non-integer numbers: a schema of type `number` has
+/// both `Integer` and `Number`, since `number` includes `integer`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Kind {
+    /// `null`.
+    Null,
+    /// `true` and `false`.
+    Boolean,
+    /// Numbers with no fractional part (`1` and `1.0` alike).
+    Integer,
+    /// Numbers with a fractional part.
+    Number,
+    /// Strings.
+    String,
+    /// Arrays.
+    Array,
+    /// Objects.
+    Object,
+}
+
+impl Kind {
+    /// Every kind, in the order used when a type list is written out.
+    pub const ALL: [Kind; 7] = [
+        Kind::Object,
+        Kind::Array,
+        Kind::String,
+        Kind::Number,
+        Kind::Integer,
+        Kind::Boolean,
+        Kind::Null,
+    ];
+
+    const fn bit(self) -> u8 {
+        1 << self as u8
+    }
+
+    /// The kind of one JSON value.
+    pub fn of_value(value: &Value) -> Kind {
+        match value {
+            Value::Null => Kind::Null,
+            Value::Bool(_) => Kind::Boolean,
+            Value::Number(n) => {
+                if n.is_i64() || n.is_u64() || n.as_f64().is_some_and(|f| f.fract() == 0.0) {
+                    Kind::Integer
+                } else {
+                    Kind::Number
+                }
+            }
+            Value::String(_) => Kind::String,
+            Value::Array(_) => Kind::Array,
+            Value::Object(_) => Kind::Object,
+        }
+    }
+}
+
+/// What a schema can accept: a set of kinds, or unprovable (no type-fixing keyword).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kinds {
+    /// Nothing fixes the type: `true`, `{}`, `{"minLength": 3}`, a `$ref` cycle, a remote `$ref`.
+    Unprovable,
+    /// Exactly these kinds (bit set; empty for `false` and contradictions).
+    Only(u8),
+}
+
+impl Kinds {
+    /// The empty set (what `false` accepts).
+    pub const NONE: Kinds = Kinds::Only(0);
+    const ALL_BITS: u8 = 0x7f;
+
+    /// The set holding `kinds`.
+    pub fn of(kinds: &[Kind]) -> Kinds {
+        Kinds::Only(kinds.iter().fold(0, |acc, k| acc | k.bit()))
+    }
+
+    /// The kinds a `type` keyword value names (`"number"` gives integer and number).
+    pub fn of_type_keyword(value: &Value) -> Kinds {
+        let names: Vec<&str> = match value {
+            Value::String(s) => vec![s.as_str()],
+            Value::Array(items) => items.iter().filter_map(Value::as_str).collect(),
+            _ => return Kinds::Unprovable,
+        };
+        let mut bits = 0;
+        for name in names {
+            bits |= match name {
+                "null" => Kind::Null.bit(),
+                "boolean" => Kind::Boolean.bit(),
+                "integer" => Kind::Integer.bit(),
+                "number" => Kind::Integer.bit() | Kind::Number.bit(),
+                "string" => Kind::String.bit(),
+                "array" => Kind::Array.bit(),
+                "object" => Kind::Object.bit(),
+                _ => 0,
+            };
+        }
+        Kinds::Only(bits)
+    }
+
+    /// Whether the schema may accept values of `kind` (always true when unprovable).
+    pub fn contains(self, kind: Kind) -> bool {
+        match self {
+            Kinds::Unprovable => true,
+            Kinds::Only(bits) => bits & kind.bit() != 0,
+        }
+    }
+
+    /// Whether nothing fixes the type.
+    pub fn is_unprovable(self) -> bool {
+        self == Kinds::Unprovable
+    }
+
+    /// Whether the set is provably empty.
+    pub fn is_empty(self) -> bool {
+        self == Kinds::NONE
+    }
+
+    /// Union (unprovable absorbs).
+    pub fn union(self, other: Kinds) -> Kinds {
+        match (self, other) {
+            (Kinds::Only(a), Kinds::Only(b)) => Kinds::Only(a | b),
+            _ => Kinds::Unprovable,
+        }
+    }
+
+    /// Intersection (unprovable is the identity).
+    pub fn intersect(self, other: Kinds) -> Kinds {
+        match (self, other) {
+            (Kinds::Only(a), Kinds::Only(b)) => Kinds::Only(a & b),
+            (Kinds::Unprovable, k) | (k, Kinds::Unprovable) => k,
+        }
+    }
+
+    /// The kinds in the set, in [`Kind::ALL`] order (empty when unprovable).
+    pub fn iter(self) -> impl Iterator<Item = Kind> {
+        let bits = match self {
+            Kinds::Only(bits) => bits,
+            Kinds::Unprovable => 0,
+        };
+        Kind::ALL.into_iter().filter(move |k| bits & k.bit() != 0)
+    }
+
+    /// Whether every kind in the set is a scalar or null.
+    pub fn only_scalars(self) -> bool {
+        !self.is_unprovable() && !self.contains(Kind::Object) && !self.contains(Kind::Array)
+    }
+
+    fn all() -> Kinds {
+        Kinds::Only(Self::ALL_BITS)
+    }
+}
+
+/// Recursion bound for following `anyOf`/`allOf`/`$ref` chains; past it a schema is unprovable.
+const MAX_STEPS: usize = 256;
+
+/// The kinds of `schema`, a schema inside `document` (against which local `$ref`s resolve).
+///
+/// `type`, `const` and `enum` fix kinds; `anyOf`/`oneOf` give the union of their members; `allOf`
+/// the intersection; a local `$ref` its target's (a cycle is unprovable). A schema with no
+/// type-fixing keyword is unprovable; `false` accepts nothing.
+pub fn kinds_of(schema: &Value, document: &Value) -> Kinds {
+    let mut visiting = HashSet::new();
+    kinds_inner(schema, document, &mut visiting, 0)
+}
+
+fn kinds_inner<'a>(
+    schema: &'a Value,
+    document: &'a Value,
+    visiting: &mut HashSet<String>,
+    steps: usize,
+) -> Kinds {
+    let map = match schema {
+        Value::Bool(true) => return Kinds::Unprovable,
+        Value::Bool(false) => return Kinds::NONE,
+        Value::Object(map) => map,
+        _ => return Kinds::Unprovable,
+    };
+    if steps > MAX_STEPS {
+        return Kinds::Unprovable;
+    }
+    let mut result = Kinds::all();
+    let mut fixed = false;
+    let mut narrow = |k: Kinds, result: &mut Kinds| {
+        if !k.is_unprovable() {
+            *result = result.intersect(k);
+            fixed = true;
+        }
+    };
+    if let Some(t) = map.get("type") {
+        narrow(Kinds::of_type_keyword(t), &mut result);
+    }
+    if let Some(c) = map.get("const") {
+        narrow(Kinds::of(&[Kind::of_value(c)]), &mut result);
+    }
+    if let Some(Value::Array(values)) = map.get("enum") {
+        let kinds: Vec<Kind> = values.iter().map(Kind::of_value).collect();
+        narrow(Kinds::of(&kinds), &mut result);
+    }
+    if let Some(Value::String(reference)) = map.get("$ref") {
+        if let Some(target_ptr) = pointer::local_ref(reference) {
+            if visiting.insert(target_ptr.clone()) {
+                if let Some(target) = pointer::get(document, &target_ptr) {
+                    let k = kinds_inner(target, document, visiting, steps + 1);
+                    narrow(k, &mut result);
+                }
+                visiting.remove(&target_ptr);
+            }
+        }
+    }
+    for keyword in ["anyOf", "oneOf"] {
+        if let Some(Value::Array(members)) = map.get(keyword) {
+            let mut union = Kinds::NONE;
+            for m in members {
+                union = union.union(kinds_inner(m, document, visiting, steps + 1));
+                if union.is_unprovable() {
+                    break;
+                }
+            }
+            narrow(union, &mut result);
+        }
+    }
+    if let Some(Value::Array(members)) = map.get("allOf") {
+        for m in members {
+            let k = kinds_inner(m, document, visiting, steps + 1);
+            narrow(k, &mut result);
+        }
+    }
+    if fixed { result } else { Kinds::Unprovable }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn k(schema: Value) -> Kinds {
+        kinds_of(&schema, &schema)
+    }
+
+    #[test]
+    fn type_const_enum() {
+        assert_eq!(k(json!({"type": "number"})), Kinds::of(&[Kind::Integer, Kind::Number]));
+        assert_eq!(k(json!({"const": 1.0})), Kinds::of(&[Kind::Integer]));
+        assert_eq!(k(json!({"enum": ["a", null]})), Kinds::of(&[Kind::String, Kind::Null]));
+        assert_eq!(k(json!({"type": "string", "enum": [1]})), Kinds::NONE);
+    }
+
+    #[test]
+    fn unprovable_and_false() {
+        assert!(k(json!({})).is_unprovable());
+        assert!(k(json!(true)).is_unprovable());
+        assert!(k(json!({"minLength": 3})).is_unprovable());
+        assert!(k(json!({"anyOf": [{"type": "string"}, {}]})).is_unprovable());
+        assert_eq!(k(json!(false)), Kinds::NONE);
+    }
+
+    #[test]
+    fn combinators_and_refs() {
+        let doc = json!({"$defs": {"s": {"type": "string"}, "loop": {"$ref": "#/$defs/loop"}}});
+        let s = json!({"anyOf": [{"$ref": "#/$defs/s"}, {"type": "null"}]});
+        assert_eq!(kinds_of(&s, &doc), Kinds::of(&[Kind::String, Kind::Null]));
+        assert!(kinds_of(&json!({"$ref": "#/$defs/loop"}), &doc).is_unprovable());
+        let all = json!({"allOf": [{"type": ["string", "null"]}, {"type": "string"}]});
+        assert_eq!(k(all), Kinds::of(&[Kind::String]));
+    }
+}

@@ -1,0 +1,124 @@
+//! flatjoin: the flat presentation join for discriminated-union tool schemas.
+//!
+//! LLM providers and MCP clients reject a tool whose input schema is a union at the root. This crate
+//! turns such a schema (a Zod `discriminatedUnion`, a Pydantic tagged union, a serde-tagged enum
+//! rendered by schemars, …) into one flat object that every value of every original branch still
+//! satisfies: the *presentation*. Structural alternatives of a colliding property are kept in a
+//! property-level `anyOf`, deduplicated; scalar collisions are widened conservatively. The original
+//! schema keeps owning runtime validation (see [`Runtime`], behind the default `runtime` feature).
+//!
+//! ```
+//! use flatjoin::{flatten, Options};
+//! use serde_json::json;
+//!
+//! let original = json!({
+//!     "oneOf": [
+//!         {"type": "object", "properties": {"kind": {"const": "circle"}, "radius": {"type": "number"}},
+//!          "required": ["kind", "radius"], "additionalProperties": false},
+//!         {"type": "object", "properties": {"kind": {"const": "square"}, "side": {"type": "number"}},
+//!          "required": ["kind", "side"], "additionalProperties": false}
+//!     ]
+//! });
+//! let flat = flatten(&original, &Options::default()).unwrap();
+//! assert_eq!(flat.schema["type"], "object");
+//! assert_eq!(flat.schema["properties"]["kind"]["enum"], json!(["circle", "square"]));
+//! assert_eq!(flat.schema["required"], json!(["kind"]));
+//! assert_eq!(flat.diagnostics.flattened[0].discriminator, "kind");
+//! ```
+//!
+//! The rules implemented are those of `SPEC.md` (§1–§3); `ARCHITECTURE.md` at the repository root
+//! maps them onto the modules below.
+
+mod canonical;
+mod diagnostics;
+mod error;
+#[cfg(feature = "fault-injection")]
+mod fault;
+mod identify;
+mod join;
+mod keywords;
+mod kinds;
+mod manifest;
+mod parse;
+mod pointer;
+mod project;
+mod refs;
+#[cfg(feature = "runtime")]
+mod runtime;
+mod widen;
+mod wellformed;
+
+pub use canonical::{dedup, structural_key, structurally_equal};
+pub use diagnostics::{Diagnostics, FlattenedSite, SkipReason, SkippedSite};
+pub use error::{Error, ErrorKind};
+#[cfg(feature = "fault-injection")]
+pub use fault::Fault;
+pub use kinds::{Kind, Kinds, kinds_of};
+pub use manifest::{FlattenedManifest, flatten_manifest};
+pub use parse::{MAX_DEPTH, parse};
+#[cfg(feature = "runtime")]
+pub use runtime::{BranchError, Runtime, RuntimeErrors};
+
+use serde_json::Value;
+
+/// Which union sites are flattened.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Scope {
+    /// Every discriminated union anywhere in the document (properties, items, `$defs`, nullable
+    /// wrappers). The default.
+    #[default]
+    All,
+    /// Only a discriminated union at the document root.
+    Root,
+}
+
+/// How an open branch (one that accepts keys it does not declare) takes part in the join of a
+/// property it does not declare (SPEC §2.8).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum OpenBranches {
+    /// The reading of the runtimes that emit open objects (Pydantic `extra="ignore"`, serde without
+    /// `deny_unknown_fields`, Zod's strip mode): only branches that declare a property shape its
+    /// join. The default.
+    #[default]
+    Declared,
+    /// JSON Schema's literal reading: an open branch that does not declare `p` adds what it accepts
+    /// under an undeclared key (`{}`, its typed catch-all, matching `patternProperties`) to `p`.
+    Permissive,
+}
+
+/// Options of the projection. `Options::default()` is what the CLI uses without flags.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Options {
+    /// Which union sites are flattened. Default: [`Scope::All`].
+    pub scope: Scope,
+    /// The reading of open branches. Default: [`OpenBranches::Declared`].
+    pub open_branches: OpenBranches,
+    /// A named fault to inject (only with the `fault-injection` feature). Default: none.
+    #[cfg(feature = "fault-injection")]
+    pub fault: Option<Fault>,
+}
+
+/// The result of [`flatten`]: the presentation and what happened at each union site.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Flattened {
+    /// The presentation: what a model or client is shown.
+    pub schema: Value,
+    /// One entry per union site that was flattened, and per near miss that was skipped.
+    pub diagnostics: Diagnostics,
+}
+
+/// Projects `schema` into its flat presentation (SPEC §2–§3).
+///
+/// One bottom-up pass: children are projected first, then each discriminated union is joined from
+/// its already projected branches. The input is not modified. Returns an [`Error`] carrying a JSON
+/// pointer for malformed input (a keyword of the wrong JSON type, an unresolvable local `$ref`,
+/// nesting deeper than [`MAX_DEPTH`]); never panics and never fetches a remote `$ref`.
+pub fn flatten(schema: &Value, options: &Options) -> Result<Flattened, Error> {
+    project::run(schema, options)
+}
+
+/// Like [`flatten`], taking ownership of the input. When the document holds no union site at all
+/// the input is returned as it is, without a copy.
+pub fn flatten_owned(schema: Value, options: &Options) -> Result<Flattened, Error> {
+    project::run_owned(schema, options)
+}

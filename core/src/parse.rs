@@ -1,0 +1,202 @@
+//! Depth-checked JSON parsing: nesting past [`MAX_DEPTH`] is an error with a JSON pointer, never a
+//! stack overflow.
+
+use serde_json::Value;
+
+use crate::error::{Error, ErrorKind};
+use crate::pointer;
+
+/// The deepest nesting of arrays and objects accepted, counting the root container as 1.
+///
+/// `serde_json` refuses to parse deeper documents by default (its recursion limit), and every
+/// recursive walk in this crate is bounded by this depth, so no input can overflow the stack.
+pub const MAX_DEPTH: usize = 127;
+
+/// Parses JSON text. Syntax errors report line and column; nesting deeper than [`MAX_DEPTH`]
+/// reports the JSON pointer of the first container past the limit.
+pub fn parse(bytes: &[u8]) -> Result<Value, Error> {
+    if let Some(pointer) = too_deep_in_text(bytes) {
+        return Err(Error::new(pointer, ErrorKind::TooDeep { limit: MAX_DEPTH }));
+    }
+    let value: Value = serde_json::from_slice(bytes).map_err(|e| {
+        Error::new(
+            "",
+            ErrorKind::NotJson {
+                message: strip_position(&e.to_string()),
+                line: e.line(),
+                column: e.column(),
+            },
+        )
+    })?;
+    check_depth(&value)?;
+    Ok(value)
+}
+
+fn strip_position(message: &str) -> String {
+    match message.find(" at line ") {
+        Some(i) => message[..i].to_owned(),
+        None => message.to_owned(),
+    }
+}
+
+/// Checks the nesting depth of a value without recursion.
+pub(crate) fn check_depth(value: &Value) -> Result<(), Error> {
+    // (value, depth, pointer) — pointers are built only for containers, lazily enough for the
+    // common case of shallow schemas.
+    let mut stack: Vec<(&Value, usize, String)> = vec![(value, 1, String::new())];
+    while let Some((v, depth, ptr)) = stack.pop() {
+        if !(v.is_object() || v.is_array()) {
+            continue;
+        }
+        if depth > MAX_DEPTH {
+            return Err(Error::new(ptr, ErrorKind::TooDeep { limit: MAX_DEPTH }));
+        }
+        match v {
+            Value::Object(map) => {
+                for (k, c) in map {
+                    if c.is_object() || c.is_array() {
+                        stack.push((c, depth + 1, pointer::push(&ptr, k)));
+                    }
+                }
+            }
+            Value::Array(items) => {
+                for (i, c) in items.iter().enumerate() {
+                    if c.is_object() || c.is_array() {
+                        stack.push((c, depth + 1, pointer::push_index(&ptr, i)));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// Scans JSON text for nesting past [`MAX_DEPTH`] and returns the pointer of the first container
+/// past it. Malformed text is left for `serde_json` to report.
+fn too_deep_in_text(bytes: &[u8]) -> Option<String> {
+    enum Frame {
+        Object { key: String, expect_key: bool },
+        Array { index: usize },
+    }
+    let mut stack: Vec<Frame> = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => {
+                let (text, next) = read_string(bytes, i + 1);
+                if let Some(Frame::Object { key, expect_key }) = stack.last_mut() {
+                    if *expect_key {
+                        *key = text;
+                        *expect_key = false;
+                    }
+                }
+                i = next;
+                continue;
+            }
+            open @ (b'{' | b'[') => {
+                if stack.len() + 1 > MAX_DEPTH {
+                    let mut ptr = String::new();
+                    for frame in &stack {
+                        ptr = match frame {
+                            Frame::Object { key, .. } => pointer::push(&ptr, key),
+                            Frame::Array { index } => pointer::push_index(&ptr, *index),
+                        };
+                    }
+                    return Some(ptr);
+                }
+                stack.push(if open == b'{' {
+                    Frame::Object {
+                        key: String::new(),
+                        expect_key: true,
+                    }
+                } else {
+                    Frame::Array { index: 0 }
+                });
+            }
+            b'}' | b']' => {
+                stack.pop();
+            }
+            b',' => match stack.last_mut() {
+                Some(Frame::Object { expect_key, .. }) => *expect_key = true,
+                Some(Frame::Array { index }) => *index += 1,
+                None => {}
+            },
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// Reads a JSON string body starting after its opening quote; returns the (approximately)
+/// unescaped text and the index after the closing quote.
+fn read_string(bytes: &[u8], mut i: usize) -> (String, usize) {
+    let start = i;
+    let mut escaped = false;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' => {
+                escaped = true;
+                i += 2;
+                continue;
+            }
+            b'"' => break,
+            _ => i += 1,
+        }
+    }
+    let end = i.min(bytes.len());
+    let raw = &bytes[start.min(end)..end];
+    let text = if escaped {
+        let quoted = [b"\"", raw, b"\""].concat();
+        serde_json::from_slice::<String>(&quoted)
+            .unwrap_or_else(|_| String::from_utf8_lossy(raw).into_owned())
+    } else {
+        String::from_utf8_lossy(raw).into_owned()
+    };
+    (text, end + 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn deep_text_names_the_pointer() {
+        let depth = MAX_DEPTH + 5;
+        let text = format!("{{\"a\":{}1{}}}", "[".repeat(depth), "]".repeat(depth));
+        let err = parse(text.as_bytes()).expect_err("too deep");
+        assert_eq!(err.kind, ErrorKind::TooDeep { limit: MAX_DEPTH });
+        let expected = format!("/a{}", "/0".repeat(MAX_DEPTH - 2));
+        assert_eq!(err.pointer, expected);
+    }
+
+    #[test]
+    fn at_the_limit_parses() {
+        let text = format!("{}{}", "[".repeat(MAX_DEPTH), "]".repeat(MAX_DEPTH));
+        assert!(parse(text.as_bytes()).is_ok());
+    }
+
+    #[test]
+    fn million_deep_does_not_overflow() {
+        let text = "[".repeat(1_000_000);
+        assert!(matches!(
+            parse(text.as_bytes()).map_err(|e| e.kind),
+            Err(ErrorKind::TooDeep { .. })
+        ));
+    }
+
+    #[test]
+    fn syntax_error_has_position() {
+        let err = parse(b"{\n  \"a\": }").expect_err("not json");
+        assert!(matches!(err.kind, ErrorKind::NotJson { line: 2, .. }), "{err}");
+    }
+
+    #[test]
+    fn escaped_keys_in_pointer() {
+        let depth = MAX_DEPTH;
+        let text = format!("{{\"a\\\"/b\":{}{}}}", "[".repeat(depth), "]".repeat(depth));
+        let err = parse(text.as_bytes()).expect_err("too deep");
+        assert!(err.pointer.starts_with("/a\"~1b/0"), "{}", err.pointer);
+    }
+}

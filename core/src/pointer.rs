@@ -1,0 +1,106 @@
+//! JSON pointers (RFC 6901): building them while walking, and resolving local `$ref` fragments.
+
+use serde_json::Value;
+
+/// Appends one reference token to `base`, escaping `~` and `/`.
+pub(crate) fn push(base: &str, token: &str) -> String {
+    let mut out = String::with_capacity(base.len() + token.len() + 1);
+    out.push_str(base);
+    out.push('/');
+    for c in token.chars() {
+        match c {
+            '~' => out.push_str("~0"),
+            '/' => out.push_str("~1"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Appends an array index to `base`.
+pub(crate) fn push_index(base: &str, index: usize) -> String {
+    format!("{base}/{index}")
+}
+
+/// Splits a JSON pointer into unescaped tokens. `""` has none.
+#[cfg(test)]
+pub(crate) fn tokens(pointer: &str) -> impl Iterator<Item = String> + '_ {
+    pointer
+        .split('/')
+        .skip(1)
+        .map(|t| t.replace("~1", "/").replace("~0", "~"))
+}
+
+/// Looks `pointer` up in `document`.
+pub(crate) fn get<'a>(document: &'a Value, pointer: &str) -> Option<&'a Value> {
+    if pointer.is_empty() {
+        return Some(document);
+    }
+    if !pointer.starts_with('/') {
+        return None;
+    }
+    document.pointer(pointer)
+}
+
+/// Turns a `$ref` string into a pointer into this document, when it is local.
+///
+/// `#` and `#/a/b` (URI fragments, percent-decoded) are local pointers. Anything else (a remote
+/// URI, a relative file, an anchor such as `#node`) returns `None`: it is never fetched.
+pub(crate) fn local_ref(reference: &str) -> Option<String> {
+    let fragment = reference.strip_prefix('#')?;
+    if !(fragment.is_empty() || fragment.starts_with('/')) {
+        return None;
+    }
+    Some(percent_decode(fragment))
+}
+
+fn percent_decode(s: &str) -> String {
+    if !s.contains('%') {
+        return s.to_owned();
+    }
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' && i + 2 < bytes.len() {
+            let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).ok();
+            if let Some(v) = hex.and_then(|h| u8::from_str_radix(h, 16).ok()) {
+                out.push(v);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8(out).unwrap_or_else(|_| s.to_owned())
+}
+
+/// Encodes a pointer as a `$ref` fragment (`#` + pointer; `%` is escaped so decoding round-trips).
+pub(crate) fn to_ref(pointer: &str) -> String {
+    format!("#{}", pointer.replace('%', "%25"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn escapes_and_resolves() {
+        let doc = json!({"a/b": {"c~d": [1, 2]}});
+        let p = push_index(&push(&push("", "a/b"), "c~d"), 1);
+        assert_eq!(p, "/a~1b/c~0d/1");
+        assert_eq!(get(&doc, &p), Some(&json!(2)));
+        assert_eq!(tokens(&p).collect::<Vec<_>>(), vec!["a/b", "c~d", "1"]);
+    }
+
+    #[test]
+    fn local_refs_only() {
+        assert_eq!(local_ref("#").as_deref(), Some(""));
+        assert_eq!(local_ref("#/$defs/A%20B").as_deref(), Some("/$defs/A B"));
+        assert_eq!(local_ref("#anchor"), None);
+        assert_eq!(local_ref("https://example.com/s.json#/x"), None);
+        assert_eq!(local_ref(&to_ref("/a%b")).as_deref(), Some("/a%b"));
+    }
+}

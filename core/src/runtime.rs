@@ -1,0 +1,211 @@
+//! The runtime half: validating arguments with the *original* schema, with errors that name the
+//! branch the discriminator selected (feature `runtime`, on by default).
+
+use std::collections::HashMap;
+use std::fmt;
+
+use serde_json::Value;
+
+use crate::canonical::literal_key;
+use crate::error::{Error, ErrorKind};
+use crate::identify::{self, Identified};
+
+/// Validates arguments with the original schema. Its verdict is always that of plain validation
+/// against the original (formats asserted); where the root is a discriminated union, its errors
+/// name the branch the value's discriminator selected (`kind "polygon": /points: ...`).
+///
+/// ```
+/// use flatjoin::Runtime;
+/// use serde_json::json;
+///
+/// let original = json!({"oneOf": [
+///     {"type": "object", "properties": {"kind": {"const": "circle"}, "radius": {"type": "number"}},
+///      "required": ["kind", "radius"], "additionalProperties": false},
+///     {"type": "object", "properties": {"kind": {"const": "square"}, "side": {"type": "number"}},
+///      "required": ["kind", "side"], "additionalProperties": false}
+/// ]});
+/// let runtime = Runtime::new(&original).unwrap();
+/// assert!(runtime.is_valid(&json!({"kind": "circle", "radius": 1})));
+/// // The square's discriminator with the circle's field: the presentation accepts it, the runtime
+/// // does not, and says which branch it checked.
+/// let err = runtime.validate(&json!({"kind": "square", "radius": 1})).unwrap_err();
+/// assert_eq!(err.branch.as_deref(), Some("kind \"square\""));
+/// ```
+pub struct Runtime {
+    validators: jsonschema::ValidatorMap,
+    dispatch: Option<Dispatch>,
+}
+
+struct Dispatch {
+    discriminator: String,
+    /// Literal key → (branch validator key, the literal as JSON).
+    branches: HashMap<String, String>,
+    literals: Vec<Value>,
+}
+
+/// Why arguments were rejected.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RuntimeErrors {
+    /// The selected branch (`kind "polygon"`), when the root is a discriminated union and the
+    /// value's discriminator selected one.
+    pub branch: Option<String>,
+    /// The errors, each with the instance location.
+    pub errors: Vec<BranchError>,
+}
+
+/// One validation error.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BranchError {
+    /// JSON pointer into the arguments (`""` for the whole value).
+    pub instance_path: String,
+    /// The validator's message.
+    pub message: String,
+}
+
+impl fmt::Display for RuntimeErrors {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, e) in self.errors.iter().enumerate() {
+            if i > 0 {
+                writeln!(f)?;
+            }
+            if let Some(branch) = &self.branch {
+                write!(f, "{branch}: ")?;
+            }
+            let at = if e.instance_path.is_empty() {
+                "(root)"
+            } else {
+                &e.instance_path
+            };
+            write!(f, "{at}: {}", e.message)?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for RuntimeErrors {}
+
+impl Runtime {
+    /// Compiles the original schema (offline: a remote `$ref` is never fetched).
+    pub fn new(original: &Value) -> Result<Runtime, Error> {
+        crate::wellformed::check(original)?;
+        let validators = jsonschema::options()
+            .should_validate_formats(true)
+            .build_map(original)
+            .map_err(|e| {
+                Error::new(
+                    e.schema_path().as_str().to_owned(),
+                    ErrorKind::WrongType {
+                        keyword: "(schema)".into(),
+                        expected: "a valid JSON Schema for the validator",
+                    },
+                )
+            })?;
+        let dispatch = match original {
+            Value::Object(map) => match identify::identify(map, "", original) {
+                Identified::Union(union) => {
+                    let keyword = if map.contains_key("oneOf") { "oneOf" } else { "anyOf" };
+                    let mut branches = HashMap::new();
+                    let mut literals = Vec::new();
+                    for (i, b) in union.branches.iter().enumerate() {
+                        for v in &b.literals {
+                            branches.insert(literal_key(v), format!("#/{keyword}/{i}"));
+                            literals.push(v.clone());
+                        }
+                    }
+                    Some(Dispatch {
+                        discriminator: union.discriminator,
+                        branches,
+                        literals,
+                    })
+                }
+                Identified::NotUnion(_) => None,
+            },
+            _ => None,
+        };
+        Ok(Runtime {
+            validators,
+            dispatch,
+        })
+    }
+
+    /// The root discriminator, when the root is a discriminated union.
+    pub fn discriminator(&self) -> Option<&str> {
+        self.dispatch.as_ref().map(|d| d.discriminator.as_str())
+    }
+
+    /// Whether the original accepts `value`.
+    pub fn is_valid(&self, value: &Value) -> bool {
+        self.root().is_some_and(|v| v.is_valid(value))
+    }
+
+    fn root(&self) -> Option<&jsonschema::Validator> {
+        self.validators.get("#")
+    }
+
+    /// Validates `value` with the original. On rejection, the errors of the selected branch when
+    /// the discriminator selects one (else the original's).
+    pub fn validate(&self, value: &Value) -> Result<(), RuntimeErrors> {
+        let Some(root) = self.root() else {
+            return Err(RuntimeErrors {
+                branch: None,
+                errors: vec![BranchError {
+                    instance_path: String::new(),
+                    message: "the original schema did not compile".into(),
+                }],
+            });
+        };
+        if root.is_valid(value) {
+            return Ok(());
+        }
+        let collect = |v: &jsonschema::Validator| -> Vec<BranchError> {
+            v.iter_errors(value)
+                .map(|e| BranchError {
+                    instance_path: e.instance_path().as_str().to_owned(),
+                    message: e.to_string(),
+                })
+                .collect()
+        };
+        if let Some(dispatch) = &self.dispatch {
+            let tag = value.get(&dispatch.discriminator);
+            match tag.and_then(|t| dispatch.branches.get(&literal_key(t))) {
+                Some(key) => {
+                    let label = format!(
+                        "{} {}",
+                        dispatch.discriminator,
+                        tag.map(Value::to_string).unwrap_or_default()
+                    );
+                    if let Some(branch) = self.validators.get(key) {
+                        let errors = collect(branch);
+                        if !errors.is_empty() {
+                            return Err(RuntimeErrors {
+                                branch: Some(label),
+                                errors,
+                            });
+                        }
+                    }
+                }
+                None if value.is_object() => {
+                    let allowed: Vec<String> =
+                        dispatch.literals.iter().map(Value::to_string).collect();
+                    let found = tag.map_or_else(|| "missing".to_owned(), Value::to_string);
+                    return Err(RuntimeErrors {
+                        branch: None,
+                        errors: vec![BranchError {
+                            instance_path: crate::pointer::push("", &dispatch.discriminator),
+                            message: format!(
+                                "{} is {found}; expected one of {}",
+                                dispatch.discriminator,
+                                allowed.join(", ")
+                            ),
+                        }],
+                    });
+                }
+                None => {}
+            }
+        }
+        Err(RuntimeErrors {
+            branch: None,
+            errors: collect(root),
+        })
+    }
+}

@@ -1,0 +1,167 @@
+//! Well-formedness of the input, checked before projection, and the facts the projection needs
+//! (which pointers are `$ref` targets, whether `unevaluatedProperties` is used anywhere).
+
+use std::collections::HashSet;
+
+use serde_json::{Map, Value};
+
+use crate::error::{Error, ErrorKind};
+use crate::keywords::{self, Slot};
+use crate::parse::check_depth;
+use crate::pointer;
+
+/// What the pre-pass learned about a well-formed document.
+#[derive(Debug, Default)]
+pub(crate) struct Facts {
+    /// Pointers that some local `$ref` targets.
+    pub ref_targets: HashSet<String>,
+    /// Whether `unevaluatedProperties` appears in any schema of the document (SPEC §2.5).
+    pub uses_unevaluated: bool,
+    /// Whether any schema has `oneOf` or `anyOf` (else the projection is the identity).
+    pub has_unions: bool,
+}
+
+/// Checks `document` and collects its [`Facts`].
+///
+/// Recursion here is bounded: [`check_depth`] runs first, and every recursive step descends at
+/// least one JSON level.
+pub(crate) fn check(document: &Value) -> Result<Facts, Error> {
+    check_depth(document)?;
+    let mut facts = Facts::default();
+    walk(document, document, "", &mut facts)?;
+    Ok(facts)
+}
+
+fn wrong(ptr: &str, keyword: &str, expected: &'static str) -> Error {
+    Error::new(
+        pointer::push(ptr, keyword),
+        ErrorKind::WrongType {
+            keyword: keyword.to_owned(),
+            expected,
+        },
+    )
+}
+
+fn walk(document: &Value, node: &Value, ptr: &str, facts: &mut Facts) -> Result<(), Error> {
+    let map = match node {
+        Value::Bool(_) => return Ok(()),
+        Value::Object(map) => map,
+        _ => return Err(Error::new(ptr, ErrorKind::NotASchema)),
+    };
+    check_keywords(document, map, ptr, facts)?;
+    let mut result = Ok(());
+    keywords::subschemas(map, |place, child| {
+        if result.is_ok() {
+            result = walk(document, child, &place.pointer(ptr), facts);
+        }
+    });
+    result
+}
+
+fn check_keywords(
+    document: &Value,
+    map: &Map<String, Value>,
+    ptr: &str,
+    facts: &mut Facts,
+) -> Result<(), Error> {
+    for (keyword, value) in map {
+        match keyword.as_str() {
+            "type" => {
+                let ok = match value {
+                    Value::String(_) => true,
+                    Value::Array(items) => items.iter().all(Value::is_string),
+                    _ => false,
+                };
+                if !ok {
+                    return Err(wrong(ptr, keyword, "a string or an array of strings"));
+                }
+            }
+            "required" => {
+                let ok = matches!(value, Value::Array(items) if items.iter().all(Value::is_string));
+                if !ok {
+                    return Err(wrong(ptr, keyword, "an array of strings"));
+                }
+            }
+            "enum" if !value.is_array() => return Err(wrong(ptr, keyword, "an array")),
+            "$ref" => {
+                let Value::String(reference) = value else {
+                    return Err(wrong(ptr, keyword, "a string"));
+                };
+                if let Some(target) = pointer::local_ref(reference) {
+                    if pointer::get(document, &target).is_none() {
+                        return Err(Error::new(
+                            pointer::push(ptr, "$ref"),
+                            ErrorKind::UnresolvableRef {
+                                reference: reference.clone(),
+                            },
+                        ));
+                    }
+                    facts.ref_targets.insert(target);
+                }
+            }
+            "unevaluatedProperties" => facts.uses_unevaluated = true,
+            "oneOf" | "anyOf" => facts.has_unions = true,
+            _ => {}
+        }
+        match keywords::slot(keyword) {
+            Some(Slot::Array) if !value.is_array() => {
+                return Err(wrong(ptr, keyword, "an array of schemas"));
+            }
+            Some(Slot::Map | Slot::MapOfSchemaOrNames) if !value.is_object() => {
+                return Err(wrong(ptr, keyword, "an object"));
+            }
+            Some(Slot::MapOfSchemaOrNames) => {
+                if let Value::Object(deps) = value {
+                    for (name, dep) in deps {
+                        if let Value::Array(names) = dep {
+                            if !names.iter().all(Value::is_string) {
+                                return Err(wrong(
+                                    &pointer::push(ptr, keyword),
+                                    name,
+                                    "a schema or an array of strings",
+                                ));
+                            }
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn wrong_types_are_located() {
+        let doc = json!({"properties": {"a": {"required": "x"}}});
+        let err = check(&doc).expect_err("wrong type");
+        assert_eq!(err.pointer, "/properties/a/required");
+        let doc = json!({"oneOf": {"type": "object"}});
+        assert_eq!(check(&doc).expect_err("array").pointer, "/oneOf");
+        let doc = json!({"properties": {"a": 3}});
+        let err = check(&doc).expect_err("not a schema");
+        assert_eq!((err.pointer.as_str(), err.kind), ("/properties/a", ErrorKind::NotASchema));
+    }
+
+    #[test]
+    fn unresolvable_local_ref() {
+        let doc = json!({"items": {"$ref": "#/$defs/missing"}});
+        let err = check(&doc).expect_err("unresolvable");
+        assert_eq!(err.pointer, "/items/$ref");
+        // Remote references are never fetched, and are not an error.
+        assert!(check(&json!({"$ref": "https://example.com/x.json"})).is_ok());
+    }
+
+    #[test]
+    fn facts() {
+        let doc = json!({"$defs": {"a": {}}, "anyOf": [{"$ref": "#/$defs/a"}], "unevaluatedProperties": false});
+        let facts = check(&doc).expect("well-formed");
+        assert!(facts.has_unions && facts.uses_unevaluated);
+        assert!(facts.ref_targets.contains("/$defs/a"));
+    }
+}

@@ -1,0 +1,223 @@
+//! Conservative widening of colliding scalar alternatives into one schema (SPEC §3.5, last case).
+
+use std::collections::HashSet;
+
+use serde_json::{Map, Number, Value};
+
+use crate::canonical::{literal_key, number_key};
+use crate::kinds::{Kind, Kinds};
+
+/// How widening is skewed by an injected fault (all off in a correct build).
+#[derive(Clone, Copy, Default)]
+pub(crate) struct WidenFaults {
+    /// `drop-null`: forget `null` in the widened type.
+    pub drop_null: bool,
+    /// `tightest-bound`: keep the strictest bound instead of the loosest.
+    pub tightest_bound: bool,
+}
+
+/// Bounds on strings, with whether a larger value is looser.
+const STRING_BOUNDS: &[(&str, bool)] = &[("minLength", false), ("maxLength", true)];
+/// Bounds on numbers, with whether a larger value is looser.
+const NUMBER_BOUNDS: &[(&str, bool)] = &[
+    ("minimum", false),
+    ("maximum", true),
+    ("exclusiveMinimum", false),
+    ("exclusiveMaximum", true),
+];
+
+/// Widens scalar alternatives (each with its kinds) into one schema: `type` is the union of kinds
+/// (`integer` folds into `number`), `enum` the union of values when every alternative is
+/// literal-restricted, a bound stays only when every alternative accepting its type has it
+/// (keeping the loosest), `pattern`/`multipleOf` only when identical across the alternatives
+/// accepting their type, `format` only when identical in all.
+pub(crate) fn widen(alternatives: &[(Value, Kinds)], faults: WidenFaults) -> Map<String, Value> {
+    let mut out = Map::new();
+    let union = alternatives
+        .iter()
+        .fold(Kinds::NONE, |acc, (_, k)| acc.union(*k));
+    let mut names: Vec<&str> = Vec::new();
+    for kind in union.iter() {
+        let name = match kind {
+            Kind::Null if faults.drop_null => continue,
+            Kind::Null => "null",
+            Kind::Boolean => "boolean",
+            Kind::Integer if union.contains(Kind::Number) => continue,
+            Kind::Integer => "integer",
+            Kind::Number => "number",
+            Kind::String => "string",
+            Kind::Array => "array",
+            Kind::Object => "object",
+        };
+        names.push(name);
+    }
+    out.insert(
+        "type".into(),
+        if names.len() == 1 {
+            Value::String(names[0].into())
+        } else {
+            Value::Array(names.iter().map(|n| Value::String((*n).into())).collect())
+        },
+    );
+    if let Some(values) = enum_union(alternatives) {
+        out.insert("enum".into(), Value::Array(values));
+    }
+    let accepts_string = |k: &Kinds| k.contains(Kind::String);
+    let accepts_number = |k: &Kinds| k.contains(Kind::Integer) || k.contains(Kind::Number);
+    for (keyword, larger_is_looser) in STRING_BOUNDS {
+        let looser = *larger_is_looser != faults.tightest_bound;
+        if let Some(v) = common_bound(alternatives, keyword, accepts_string, looser) {
+            out.insert((*keyword).into(), v);
+        }
+    }
+    for (keyword, larger_is_looser) in NUMBER_BOUNDS {
+        let looser = *larger_is_looser != faults.tightest_bound;
+        if let Some(v) = common_bound(alternatives, keyword, accepts_number, looser) {
+            out.insert((*keyword).into(), v);
+        }
+    }
+    if let Some(v) = identical(alternatives, "pattern", accepts_string) {
+        out.insert("pattern".into(), v);
+    }
+    if let Some(v) = identical(alternatives, "multipleOf", accepts_number) {
+        out.insert("multipleOf".into(), v);
+    }
+    if let Some(v) = identical(alternatives, "format", |_| true) {
+        out.insert("format".into(), v);
+    }
+    out
+}
+
+fn literals(schema: &Value) -> Option<Vec<&Value>> {
+    let map = schema.as_object()?;
+    if let Some(c) = map.get("const") {
+        return Some(vec![c]);
+    }
+    match map.get("enum") {
+        Some(Value::Array(values)) => Some(values.iter().collect()),
+        _ => None,
+    }
+}
+
+fn enum_union(alternatives: &[(Value, Kinds)]) -> Option<Vec<Value>> {
+    let mut seen = HashSet::new();
+    let mut out = Vec::new();
+    for (schema, _) in alternatives {
+        for v in literals(schema)? {
+            if seen.insert(literal_key(v)) {
+                out.push(v.clone());
+            }
+        }
+    }
+    Some(out)
+}
+
+fn common_bound(
+    alternatives: &[(Value, Kinds)],
+    keyword: &str,
+    applies: impl Fn(&Kinds) -> bool,
+    larger_is_looser: bool,
+) -> Option<Value> {
+    let relevant: Vec<&Value> = alternatives
+        .iter()
+        .filter(|(_, k)| applies(k))
+        .map(|(s, _)| s)
+        .collect();
+    let values: Vec<&Value> = relevant
+        .iter()
+        .map(|s| s.get(keyword))
+        .collect::<Option<_>>()?;
+    let first = *values.first()?;
+    if values.iter().all(|v| v.is_number()) {
+        let pick = values.iter().filter_map(|v| v.as_f64().map(|f| (f, *v))).fold(
+            None::<(f64, &Value)>,
+            |best, (f, v)| match best {
+                Some((b, _)) if (f > b) != larger_is_looser || f == b => best,
+                _ => Some((f, v)),
+            },
+        );
+        return pick.map(|(_, v)| v.clone());
+    }
+    // Non-numeric bounds (draft-04's boolean `exclusiveMinimum`) stay only when identical.
+    values.iter().all(|v| v == &first).then(|| first.clone())
+}
+
+fn identical(
+    alternatives: &[(Value, Kinds)],
+    keyword: &str,
+    applies: impl Fn(&Kinds) -> bool,
+) -> Option<Value> {
+    let mut result: Option<&Value> = None;
+    for (schema, kinds) in alternatives.iter().filter(|(_, k)| applies(k)) {
+        let _ = kinds;
+        let v = schema.get(keyword)?;
+        match result {
+            None => result = Some(v),
+            Some(r) if same_value(r, v) => {}
+            Some(_) => return None,
+        }
+    }
+    result.cloned()
+}
+
+fn same_value(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => num_eq(x, y),
+        _ => a == b,
+    }
+}
+
+fn num_eq(x: &Number, y: &Number) -> bool {
+    number_key(x) == number_key(y)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kinds::kinds_of;
+    use serde_json::json;
+
+    fn run(alts: Vec<Value>) -> Value {
+        let with_kinds: Vec<(Value, Kinds)> = alts
+            .into_iter()
+            .map(|a| {
+                let k = kinds_of(&a, &a);
+                (a, k)
+            })
+            .collect();
+        Value::Object(widen(&with_kinds, WidenFaults::default()))
+    }
+
+    #[test]
+    fn types_fold_and_enums_union() {
+        let w = run(vec![json!({"type": "integer"}), json!({"type": ["number", "null"]})]);
+        assert_eq!(w, json!({"type": ["number", "null"]}));
+        let w = run(vec![json!({"const": "a"}), json!({"enum": ["b", "a", 1]})]);
+        assert_eq!(w["enum"], json!(["a", "b", 1]));
+        let w = run(vec![json!({"const": "a"}), json!({"type": "string"})]);
+        assert_eq!(w.get("enum"), None);
+    }
+
+    #[test]
+    fn bounds_loosest_only_when_everywhere() {
+        let w = run(vec![
+            json!({"type": "string", "maxLength": 5, "minLength": 2}),
+            json!({"type": "string", "maxLength": 9}),
+            json!({"type": "integer", "minimum": 3}),
+        ]);
+        assert_eq!(w["maxLength"], json!(9));
+        assert_eq!(w.get("minLength"), None);
+        assert_eq!(w["minimum"], json!(3));
+    }
+
+    #[test]
+    fn pattern_and_format() {
+        let w = run(vec![
+            json!({"type": "string", "pattern": "^a", "format": "email"}),
+            json!({"type": "string", "pattern": "^a"}),
+            json!({"type": "null"}),
+        ]);
+        assert_eq!(w["pattern"], json!("^a"));
+        assert_eq!(w.get("format"), None);
+    }
+}

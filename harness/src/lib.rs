@@ -1,0 +1,12 @@
+//! flatjoin-harness: the conformance harness and command-line surfaces built on the `flatjoin` core.
+//!
+//! Every surface (the `flatten` and `manifest` commands, the provider profiles, the MCP proxy) calls
+//! the one owning projection, [`flatjoin::flatten`]; nothing here re-implements any part of the join.
+
+pub mod generate;
+pub mod identity;
+pub mod io;
+pub mod model;
+pub mod oracle;
+pub mod render;
+pub mod sample;

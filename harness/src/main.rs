@@ -1,0 +1,42 @@
+//! The `flatjoin` command-line tool: flatten schemas and manifests, validate arguments, and run the
+//! conformance harness. Each subcommand lives in its own module under `cli/`.
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod cli;
+
+/// The flat presentation join for discriminated-union tool schemas.
+#[derive(Parser)]
+#[command(name = "flatjoin", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Flatten one JSON Schema into its flat presentation (printed to stdout).
+    Flatten(cli::flatten::FlattenArgs),
+    /// Flatten every `inputSchema` of an MCP `tools/list` result, leaving every other field as it is.
+    Manifest(cli::flatten::ManifestArgs),
+    /// Validate arguments with the original schema (the runtime check), with branch-aware errors.
+    Validate(cli::validate::ValidateArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Flatten(args) => cli::flatten::run_flatten(&args),
+        Command::Manifest(args) => cli::flatten::run_manifest(&args),
+        Command::Validate(args) => cli::validate::run(&args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(message) => {
+            eprintln!("flatjoin: {message}");
+            ExitCode::from(2)
+        }
+    }
+}

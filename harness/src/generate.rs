@@ -1,0 +1,200 @@
+//! proptest strategies that draw collision-heavy [`Case`]s: a small pool of field definitions is
+//! drawn first and every branch picks from it, so one name is bound to an object in one branch, an
+//! array in another and a scalar in a third, and copies differing only in annotations are common.
+
+use proptest::prelude::*;
+use proptest::strategy::BoxedStrategy;
+
+use crate::model::{
+    Bare, Bound, Branch, Case, Field, Literal, Name, NullStyle, Policy, Shape, Text, Union,
+};
+
+/// A discriminator or `enum` literal: mostly strings, some numbers (`1` and `1.0`), booleans.
+pub fn literal() -> impl Strategy<Value = Literal> {
+    prop_oneof![
+        6 => (0u8..6).prop_map(Literal::Str),
+        2 => (0i8..4).prop_map(Literal::Int),
+        1 => (0i8..4).prop_map(Literal::IntAsFloat),
+        1 => (0i8..3).prop_map(Literal::Half),
+        1 => any::<bool>().prop_map(Literal::Bool),
+        1 => Just(Literal::Null),
+    ]
+}
+
+fn text() -> impl Strategy<Value = Option<Text>> {
+    prop_oneof![2 => Just(None), 1 => (0u8..4).prop_map(|t| Some(Text(t)))]
+}
+
+/// A property name: the first four ordinary names are the most frequent, so branches collide.
+fn name() -> impl Strategy<Value = Name> {
+    prop_oneof![4 => (0u8..4).prop_map(Name), 1 => (4u8..10).prop_map(Name)]
+}
+
+fn bound(range: std::ops::Range<i8>) -> impl Strategy<Value = Option<Bound>> {
+    prop_oneof![
+        1 => Just(None),
+        1 => (range, any::<bool>()).prop_map(|(value, exclusive)| Some(Bound { value, exclusive })),
+    ]
+}
+
+fn small(range: std::ops::Range<u8>) -> impl Strategy<Value = Option<u8>> {
+    prop_oneof![1 => Just(None), 1 => range.prop_map(Some)]
+}
+
+/// A shape without children.
+pub fn leaf() -> BoxedStrategy<Shape> {
+    prop_oneof![
+        4 => (small(0..3), small(2..8), prop::bool::weighted(0.15))
+            .prop_map(|(min_len, max_len, email)| Shape::Str { min_len, max_len, email }),
+        4 => (any::<bool>(), bound(-3..2), bound(4..9))
+            .prop_map(|(integer, min, max)| Shape::Num { integer, min, max }),
+        1 => Just(Shape::Bool),
+        1 => Just(Shape::Null),
+        2 => prop::collection::vec(literal(), 1..4).prop_map(Shape::Enum),
+        1 => literal().prop_map(Shape::Const),
+        1 => Just(Shape::Any),
+        1 => prop_oneof![Just(Bare::MinLength), Just(Bare::Minimum), Just(Bare::MinItems)]
+            .prop_map(Shape::Bare),
+        1 => (0u8..3).prop_map(Shape::Ref),
+    ]
+    .boxed()
+}
+
+fn policy(inner: BoxedStrategy<Shape>) -> impl Strategy<Value = Policy> {
+    prop_oneof![
+        3 => Just(Policy::Closed),
+        3 => Just(Policy::Open),
+        1 => inner.prop_map(|s| Policy::CatchAll(Box::new(s))),
+    ]
+}
+
+fn field(inner: BoxedStrategy<Shape>) -> impl Strategy<Value = Field> {
+    (name(), inner, any::<bool>(), text()).prop_map(|(name, shape, required, note)| Field {
+        name,
+        shape,
+        required,
+        note,
+    })
+}
+
+fn union(inner: BoxedStrategy<Shape>) -> impl Strategy<Value = Union> {
+    let branch = (
+        prop::collection::vec(literal(), 1..3),
+        prop::collection::vec(field(inner.clone()), 0..3),
+        policy(leaf()),
+    )
+        .prop_map(|(tags, fields, policy)| Branch {
+            tags,
+            fields,
+            policy,
+            note: None,
+        });
+    (0u8..3, prop::collection::vec(branch, 2..4)).prop_map(|(tag, branches)| Union {
+        tag,
+        branches,
+        note: None,
+    })
+}
+
+/// Any shape, nested up to a few levels (`prop_recursive`, so failures shrink toward leaves).
+pub fn shape() -> BoxedStrategy<Shape> {
+    leaf()
+        .prop_recursive(3, 24, 4, |inner| {
+            prop_oneof![
+                2 => (inner.clone(), prop_oneof![Just(NullStyle::AnyOf), Just(NullStyle::TypeArray)])
+                    .prop_map(|(inner, style)| Shape::Nullable { inner: Box::new(inner), style }),
+                3 => (inner.clone(), small(0..2), small(1..4)).prop_map(|(items, min_items, max_items)| {
+                    Shape::Array { items: Box::new(items), min_items, max_items }
+                }),
+                3 => (prop::collection::vec(field(inner.clone()), 0..4), policy(leaf()))
+                    .prop_map(|(fields, policy)| Shape::Object { fields, policy }),
+                1 => union(inner).prop_map(|u| Shape::Union(Box::new(u))),
+            ]
+        })
+        .boxed()
+}
+
+/// Sets an annotation deep inside a shape (the first field of an object, through arrays and
+/// nullable wrappers), making a copy that differs from the original only in annotations.
+fn annotate_deep(shape: &Shape, note: Text) -> Shape {
+    match shape {
+        Shape::Object { fields, policy } if !fields.is_empty() => {
+            let mut fields = fields.clone();
+            fields[0].note = Some(note);
+            Shape::Object {
+                fields,
+                policy: policy.clone(),
+            }
+        }
+        Shape::Array {
+            items,
+            min_items,
+            max_items,
+        } => Shape::Array {
+            items: Box::new(annotate_deep(items, note)),
+            min_items: *min_items,
+            max_items: *max_items,
+        },
+        Shape::Nullable { inner, style } => Shape::Nullable {
+            inner: Box::new(annotate_deep(inner, note)),
+            style: *style,
+        },
+        other => other.clone(),
+    }
+}
+
+/// How a branch uses one pool entry: which, whether required, its outer note, a deep annotation.
+type Pick = (usize, bool, Option<Text>, Option<Text>);
+
+/// A whole case: a pool of (name, shape) definitions, branches picking from it.
+pub fn case() -> impl Strategy<Value = Case> {
+    let pool = prop::collection::vec((name(), shape()), 1..6);
+    let pick = (0usize..8, any::<bool>(), text(), text());
+    let branch = (
+        prop::collection::vec(literal(), 1..3),
+        prop::collection::vec(pick, 0..5),
+        policy(leaf()),
+        text(),
+    );
+    (
+        0u8..3,
+        pool,
+        prop::collection::vec(branch, 2..5),
+        text(),
+        prop::collection::vec(shape(), 0..3),
+    )
+        .prop_map(|(tag, pool, branches, note, defs)| {
+            let branches = branches
+                .into_iter()
+                .map(|(tags, picks, policy, note): (_, Vec<Pick>, _, _)| Branch {
+                    tags,
+                    fields: picks
+                        .into_iter()
+                        .map(|(i, required, outer, deep)| {
+                            let (name, shape) = &pool[i % pool.len()];
+                            Field {
+                                name: *name,
+                                shape: match deep {
+                                    Some(t) => annotate_deep(shape, t),
+                                    None => shape.clone(),
+                                },
+                                required,
+                                note: outer,
+                            }
+                        })
+                        .collect(),
+                    policy,
+                    note,
+                })
+                .collect();
+            Case {
+                root: Union {
+                    tag,
+                    branches,
+                    note,
+                },
+                defs,
+            }
+            .normalized()
+        })
+}

@@ -1,0 +1,256 @@
+//! The harness's own structural comparison of schemas, written independently of the core's
+//! `structural_key`, so that an oracle built on it does not trust the code it judges.
+//!
+//! Structural identity (SPEC §3.4) ignores annotation keywords at every schema depth, object key
+//! order, the order of `required`, `enum` and `type` arrays, and compares numbers by value. For the
+//! invariance oracles the comparison can also ignore the order of `anyOf`/`oneOf` members (a branch
+//! permutation reorders alternatives) and the location of `$defs` (`definitions` vs `$defs`).
+
+use serde_json::{Map, Number, Value};
+
+/// Keywords that never change what a schema accepts (SPEC §1).
+pub const ANNOTATIONS: [&str; 8] = [
+    "title",
+    "description",
+    "examples",
+    "default",
+    "$comment",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+];
+
+/// Keywords whose value is one subschema.
+const SINGLE: [&str; 12] = [
+    "additionalProperties",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+    "additionalItems",
+    "contains",
+    "propertyNames",
+    "not",
+    "if",
+    "then",
+    "else",
+    "contentSchema",
+    "items",
+];
+
+/// Keywords whose value maps names to subschemas.
+const MAPS: [&str; 5] = [
+    "properties",
+    "patternProperties",
+    "$defs",
+    "definitions",
+    "dependentSchemas",
+];
+
+/// Keywords whose value is a list of subschemas.
+const LISTS: [&str; 5] = ["anyOf", "oneOf", "allOf", "prefixItems", "items"];
+
+/// How much the comparison forgets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Forget {
+    /// Ignore the order of `anyOf` and `oneOf` members.
+    pub alternative_order: bool,
+    /// Compare across dialect forms: drop the root's `$schema`, `$id`, `$defs` and
+    /// `definitions`, read `#/definitions/` and `#/$defs/` references as the same, read `oneOf` as
+    /// `anyOf` (their members are disjoint in a discriminated union) and ignore OpenAPI's
+    /// `discriminator` keyword.
+    pub dialect: bool,
+}
+
+/// The canonical text of `schema` under structural identity: two schemas are structurally
+/// identical exactly when their canonical texts are equal.
+pub fn canonical_text(schema: &Value, forget: Forget) -> String {
+    let mut root = canonical_schema(schema, forget);
+    if forget.dialect
+        && let Value::Object(map) = &mut root
+    {
+        for key in ["$schema", "$id", "$defs", "definitions"] {
+            map.remove(key);
+        }
+    }
+    sorted_text(&root)
+}
+
+/// Whether two schemas are structurally identical (annotations, key order and the order of
+/// `required`/`enum`/`type` ignored, numbers by value).
+pub fn structurally_identical(a: &Value, b: &Value) -> bool {
+    canonical_text(a, Forget::default()) == canonical_text(b, Forget::default())
+}
+
+/// A schema with annotations removed, arrays that are sets sorted and numbers normalised.
+pub fn canonical_schema(schema: &Value, forget: Forget) -> Value {
+    match schema {
+        Value::Object(map) => {
+            let mut out = Map::new();
+            for (key, value) in map {
+                if ANNOTATIONS.contains(&key.as_str()) || (forget.dialect && key == "discriminator")
+                {
+                    continue;
+                }
+                let out_key = if forget.dialect && key == "oneOf" {
+                    "anyOf"
+                } else {
+                    key.as_str()
+                };
+                let canonical = match key.as_str() {
+                    "enum" | "required" | "type" => match value {
+                        Value::Array(items) => {
+                            let mut texts: Vec<(String, Value)> = items
+                                .iter()
+                                .map(|v| {
+                                    let d = canonical_data(v);
+                                    (sorted_text(&d), d)
+                                })
+                                .collect();
+                            texts.sort_by(|a, b| a.0.cmp(&b.0));
+                            Value::Array(texts.into_iter().map(|(_, v)| v).collect())
+                        }
+                        other => canonical_data(other),
+                    },
+                    "const" => canonical_data(value),
+                    "$ref" if forget.dialect => match value {
+                        Value::String(r) => {
+                            Value::String(r.replacen("#/definitions/", "#/$defs/", 1))
+                        }
+                        other => other.clone(),
+                    },
+                    k if MAPS.contains(&k) => match value {
+                        Value::Object(entries) => Value::Object(
+                            entries
+                                .iter()
+                                .map(|(name, sub)| (name.clone(), canonical_schema(sub, forget)))
+                                .collect(),
+                        ),
+                        other => canonical_data(other),
+                    },
+                    k if LISTS.contains(&k) && value.is_array() => {
+                        let members: Vec<Value> = value
+                            .as_array()
+                            .map(|m| m.iter().map(|s| canonical_schema(s, forget)).collect())
+                            .unwrap_or_default();
+                        if forget.alternative_order && (k == "anyOf" || k == "oneOf") {
+                            let mut keyed: Vec<(String, Value)> =
+                                members.into_iter().map(|m| (sorted_text(&m), m)).collect();
+                            keyed.sort_by(|a, b| a.0.cmp(&b.0));
+                            Value::Array(keyed.into_iter().map(|(_, v)| v).collect())
+                        } else {
+                            Value::Array(members)
+                        }
+                    }
+                    k if SINGLE.contains(&k) => canonical_schema(value, forget),
+                    _ => canonical_data(value),
+                };
+                out.insert(out_key.to_owned(), canonical);
+            }
+            Value::Object(out)
+        }
+        other => canonical_data(other),
+    }
+}
+
+/// Data (an `enum` member, a `const`): only numbers are normalised, so `1` and `1.0` agree.
+pub fn canonical_data(value: &Value) -> Value {
+    match value {
+        Value::Number(n) => Value::Number(canonical_number(n)),
+        Value::Array(items) => Value::Array(items.iter().map(canonical_data).collect()),
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .map(|(k, v)| (k.clone(), canonical_data(v)))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
+/// `1.0` becomes `1`; every other number is kept.
+fn canonical_number(n: &Number) -> Number {
+    if n.is_f64()
+        && let Some(f) = n.as_f64()
+        && f.fract() == 0.0
+        && f.abs() < 9.0e15
+    {
+        // The guard above keeps `f` inside the range where the conversion is exact.
+        #[allow(clippy::cast_possible_truncation, reason = "integral and below 2^53")]
+        return Number::from(f as i64);
+    }
+    n.clone()
+}
+
+/// JSON text with every object's keys sorted, so key order never matters.
+pub fn sorted_text(value: &Value) -> String {
+    let mut out = String::new();
+    write_sorted(value, &mut out);
+    out
+}
+
+fn write_sorted(value: &Value, out: &mut String) {
+    match value {
+        Value::Object(map) => {
+            let mut keys: Vec<&String> = map.keys().collect();
+            keys.sort();
+            out.push('{');
+            for (i, key) in keys.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                out.push_str(&Value::String((*key).clone()).to_string());
+                out.push(':');
+                if let Some(v) = map.get(key.as_str()) {
+                    write_sorted(v, out);
+                }
+            }
+            out.push('}');
+        }
+        Value::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_sorted(item, out);
+            }
+            out.push(']');
+        }
+        other => out.push_str(&other.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn annotations_at_depth_and_orders_are_ignored() {
+        let a = json!({"type": "object", "description": "x", "required": ["b", "a"],
+            "properties": {"a": {"type": ["null", "string"], "title": "A"}, "b": {"enum": [2, 1.0]}}});
+        let b = json!({"properties": {"b": {"enum": [1, 2]}, "a": {"type": ["string", "null"]}},
+            "required": ["a", "b"], "type": "object"});
+        assert!(structurally_identical(&a, &b));
+    }
+
+    #[test]
+    fn a_property_named_title_is_data() {
+        let a = json!({"type": "object", "properties": {"title": {"type": "string"}}});
+        let b = json!({"type": "object", "properties": {}});
+        assert!(!structurally_identical(&a, &b));
+        let c = json!({"const": {"description": "kept"}});
+        let d = json!({"const": {}});
+        assert!(!structurally_identical(&c, &d));
+    }
+
+    #[test]
+    fn alternative_order_only_when_asked() {
+        let a = json!({"anyOf": [{"type": "string"}, {"type": "null"}]});
+        let b = json!({"anyOf": [{"type": "null"}, {"type": "string"}]});
+        assert!(!structurally_identical(&a, &b));
+        let forget = Forget {
+            alternative_order: true,
+            dialect: false,
+        };
+        assert_eq!(canonical_text(&a, forget), canonical_text(&b, forget));
+    }
+}

@@ -1,0 +1,1282 @@
+//! The guarantees of SPEC §4, each a named function that judges one input and returns either what
+//! it measured or a [`Violation`] describing a counterexample.
+//!
+//! Every oracle takes `(original schema, options)` (or a model [`Case`] for the invariances that
+//! need one) and does not depend on proptest, so the fuzz targets call them as they are. Verdicts on
+//! values come from the `jsonschema` crate with formats asserted, cross-checked on the original by
+//! `boon`; structural comparisons use the harness's own [`crate::identity`]. The core's own
+//! validation, identity and identification code is never used to judge the core: the core is only
+//! called to produce what is judged (`flatten`, `flatten_manifest`, `Runtime`, `dedup`).
+//!
+//! For repeated checks of one input, build a [`Subject`] once (it flattens and compiles the
+//! validators) and call its methods.
+
+// A violation is the rare path and carries the whole counterexample; boxing it would only make the
+// fuzz targets' and tests' matching noisier.
+#![allow(clippy::result_large_err, reason = "violations are rare and carry the counterexample")]
+
+use std::fmt;
+
+use flatjoin::{Flattened, OpenBranches, Options, Scope};
+use jsonschema::canonical::Containment;
+use serde_json::{Map, Value, json};
+
+use crate::identity::{Forget, canonical_data, canonical_text, sorted_text};
+use crate::model::{Case, Literal};
+use crate::render::{DIALECTS, Dialect, literal_value, render, render_as};
+use crate::sample::{self, Reading};
+
+/// Names of the oracles, in report order.
+pub const ORACLES: [&str; 14] = [
+    SOUNDNESS,
+    STATIC_SOUNDNESS,
+    OBJECT_GUARANTEE,
+    STRUCTURE_RETAINED,
+    DEDUP,
+    DETERMINISM,
+    ONE_IMPLEMENTATION,
+    NO_BLOW_UP,
+    RUNTIME_BOUNDARY,
+    BRANCH_ORDER,
+    DUPLICATE_BRANCH,
+    DIALECT,
+    CORPUS_EXPECTATIONS,
+    FLATTEN_ACCEPTS,
+];
+
+/// Soundness, dynamic (SPEC I3).
+pub const SOUNDNESS: &str = "soundness";
+/// Soundness, static (`covers`).
+pub const STATIC_SOUNDNESS: &str = "static-soundness";
+/// A DU root yields `type: "object"`.
+pub const OBJECT_GUARANTEE: &str = "object-guarantee";
+/// Arrays keep `items`, objects keep their vocabulary (ADR 0205).
+pub const STRUCTURE_RETAINED: &str = "structure-retained";
+/// Dedup: no identical alternatives, idempotent.
+pub const DEDUP: &str = "dedup";
+/// Same input, byte-identical output.
+pub const DETERMINISM: &str = "determinism";
+/// `flatten` and `flatten_manifest` agree byte for byte (SPEC I8).
+pub const ONE_IMPLEMENTATION: &str = "one-implementation";
+/// Output size bounded by input size.
+pub const NO_BLOW_UP: &str = "no-blow-up";
+/// Runtime = original; wrong-branch mixes rejected naming the branch.
+pub const RUNTIME_BOUNDARY: &str = "runtime-boundary";
+/// Permuting branches changes only orders and annotations.
+pub const BRANCH_ORDER: &str = "branch-order-invariance";
+/// A copied branch with a new literal changes only the discriminator enum and hints.
+pub const DUPLICATE_BRANCH: &str = "duplicate-branch-invariance";
+/// Every dialect form yields the same presentation.
+pub const DIALECT: &str = "dialect-invariance";
+/// A corpus case's own expectations (its `tests` and expected `presentation`).
+pub const CORPUS_EXPECTATIONS: &str = "corpus-expectations";
+/// Flatten accepts a valid schema without error.
+pub const FLATTEN_ACCEPTS: &str = "flatten-accepts";
+
+/// A counterexample to one guarantee.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Violation {
+    /// Which oracle failed.
+    pub oracle: &'static str,
+    /// What went wrong, in one paragraph.
+    pub message: String,
+    /// The original schema that exhibits it.
+    pub schema: Value,
+    /// The options it was flattened with.
+    pub options: Options,
+    /// The value that exhibits it, for value-level guarantees.
+    pub data: Option<Value>,
+    /// A second schema the guarantee compares with (a permuted or re-rendered original).
+    pub variant: Option<(String, Value)>,
+}
+
+impl fmt::Display for Violation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.oracle, self.message)?;
+        if let Some(data) = &self.data {
+            write!(f, "\n  value: {data}")?;
+        }
+        write!(f, "\n  schema: {}", self.schema)?;
+        if let Some((kind, variant)) = &self.variant {
+            write!(f, "\n  {kind} variant: {variant}")?;
+        }
+        write!(f, "\n  options: {}", options_json(&self.options))
+    }
+}
+
+impl std::error::Error for Violation {}
+
+/// The options as the corpus format writes them.
+pub fn options_json(options: &Options) -> Value {
+    let mut m = Map::new();
+    m.insert(
+        "open_branches".into(),
+        json!(match options.open_branches {
+            OpenBranches::Declared => "declared",
+            OpenBranches::Permissive => "permissive",
+        }),
+    );
+    m.insert(
+        "scope".into(),
+        json!(match options.scope {
+            Scope::All => "all",
+            Scope::Root => "root",
+        }),
+    );
+    #[cfg(feature = "fault-injection")]
+    if let Some(fault) = options.fault {
+        m.insert("fault".into(), json!(fault.name()));
+    }
+    Value::Object(m)
+}
+
+/// What an oracle that passed measured.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Measure {
+    /// Values (or comparisons) actually checked.
+    pub checked: usize,
+    /// Values where `boon` and `jsonschema` disagreed on the original (excluded from the check).
+    pub disagreements: Vec<Value>,
+    /// Static oracle: `covers` answered yes.
+    pub static_yes: usize,
+    /// Static oracle: `covers` answered unknown (or could not run).
+    pub static_unknown: usize,
+}
+
+/// The outcome of one oracle on one input.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Outcome {
+    /// The guarantee held.
+    Passed(Measure),
+    /// The guarantee does not apply to this input (why).
+    Skipped(String),
+    /// A counterexample.
+    Failed(Box<Violation>),
+}
+
+type Judged = Result<Outcome, Violation>;
+
+/// The JSON-Schema judge: `jsonschema` with formats asserted.
+pub fn judge(schema: &Value) -> Result<jsonschema::Validator, String> {
+    jsonschema::options()
+        .should_validate_formats(true)
+        .build(schema)
+        .map_err(|e| e.to_string())
+}
+
+/// The second judge on originals: `boon`, formats asserted.
+pub struct Boon {
+    schemas: boon::Schemas,
+    index: boon::SchemaIndex,
+}
+
+impl Boon {
+    /// Compiles `schema`, or `None` when boon cannot (then there is no second opinion).
+    pub fn new(schema: &Value) -> Option<Boon> {
+        let mut compiler = boon::Compiler::new();
+        compiler.enable_format_assertions();
+        compiler.set_default_draft(boon::Draft::V2020_12);
+        let url = "http://flatjoin.invalid/original.json";
+        compiler.add_resource(url, schema.clone()).ok()?;
+        let mut schemas = boon::Schemas::new();
+        let index = compiler.compile(url, &mut schemas).ok()?;
+        Some(Boon { schemas, index })
+    }
+
+    /// boon's verdict.
+    pub fn is_valid(&self, value: &Value) -> bool {
+        self.schemas.validate(value, self.index).is_ok()
+    }
+}
+
+/// One input prepared for every oracle: flattened once, validators compiled once.
+pub struct Subject {
+    /// The original schema.
+    pub original: Value,
+    /// The options.
+    pub options: Options,
+    /// What `flatten` returned.
+    pub flattened: Flattened,
+    original_judge: jsonschema::Validator,
+    presentation_judge: jsonschema::Validator,
+    second: Option<Boon>,
+    samples: Vec<sample::BranchSamples>,
+    du: Option<RootUnion>,
+}
+
+impl Subject {
+    /// Flattens `original` with `options` and compiles the judges. A flatten error or a
+    /// presentation the judge cannot compile is a violation (a valid schema must flatten into a
+    /// valid schema); an original the judge cannot compile is not the join's fault and is
+    /// reported as a `Skipped` outcome by [`Subject::prepare`].
+    pub fn new(original: &Value, options: &Options) -> Result<Subject, Violation> {
+        match Subject::prepare(original, options) {
+            Ok(Ok(s)) => Ok(s),
+            Ok(Err(reason)) => Err(violation(
+                FLATTEN_ACCEPTS,
+                format!("the original is not judgeable: {reason}"),
+                original,
+                options,
+            )),
+            Err(v) => Err(v),
+        }
+    }
+
+    /// Like [`Subject::new`], with an original the judge rejects as `Ok(Err(reason))`.
+    pub fn prepare(
+        original: &Value,
+        options: &Options,
+    ) -> Result<Result<Subject, String>, Violation> {
+        let original_judge = match judge(original) {
+            Ok(j) => j,
+            Err(e) => return Ok(Err(format!("jsonschema cannot compile the original: {e}"))),
+        };
+        let flattened = flatjoin::flatten(original, options).map_err(|e| {
+            violation(
+                FLATTEN_ACCEPTS,
+                format!("flatten failed on a schema the validator compiles: {e}"),
+                original,
+                options,
+            )
+        })?;
+        let presentation_judge = judge(&flattened.schema).map_err(|e| {
+            violation(
+                FLATTEN_ACCEPTS,
+                format!(
+                    "the presentation is not a valid schema ({e}): {}",
+                    flattened.schema
+                ),
+                original,
+                options,
+            )
+        })?;
+        let reading = Reading::from(options.open_branches);
+        Ok(Ok(Subject {
+            original: original.clone(),
+            options: options.clone(),
+            samples: sample::branch_samples(original, reading),
+            du: discriminated_root(original),
+            second: Boon::new(original),
+            flattened,
+            original_judge,
+            presentation_judge,
+        }))
+    }
+
+    fn violation(&self, oracle: &'static str, message: String) -> Violation {
+        violation(oracle, message, &self.original, &self.options)
+    }
+
+    /// Soundness (SPEC I3), dynamic: every sampled branch value the original accepts is accepted
+    /// by the presentation. Under `declared` the sampler only adds keys no branch declares, which
+    /// is the promised set. Values where boon disagrees with jsonschema on the original are set
+    /// aside as validator disagreements.
+    pub fn soundness(&self) -> Judged {
+        let mut measure = Measure::default();
+        for branch in &self.samples {
+            for value in &branch.values {
+                let accepted = self.original_judge.is_valid(value);
+                if let Some(second) = &self.second
+                    && second.is_valid(value) != accepted
+                {
+                    measure.disagreements.push(value.clone());
+                    continue;
+                }
+                if !accepted {
+                    continue;
+                }
+                measure.checked += 1;
+                if !self.presentation_judge.is_valid(value) {
+                    let why = self
+                        .presentation_judge
+                        .iter_errors(value)
+                        .map(|e| format!("{} at {}", e, e.instance_path()))
+                        .collect::<Vec<_>>()
+                        .join("; ");
+                    let mut v = self.violation(
+                        SOUNDNESS,
+                        format!(
+                            "a value of branch {} accepted by the original is rejected by the presentation ({why}); presentation: {}",
+                            branch.branch, self.flattened.schema
+                        ),
+                    );
+                    v.data = Some(value.clone());
+                    return Err(v);
+                }
+            }
+        }
+        Ok(Outcome::Passed(measure))
+    }
+
+    /// Soundness, static: for each root branch, `jsonschema`'s canonical `covers` must never say the
+    /// presentation fails to contain it. Under `declared`, each open branch is first restricted to
+    /// the keys the reading promises (keys declared by other members of any union become `false`).
+    /// Yes and unknown answers are counted; unsupported schemas count as unknown.
+    pub fn static_soundness(&self) -> Judged {
+        let Some(map) = self.original.as_object() else {
+            return Ok(Outcome::Skipped("the original is not an object".into()));
+        };
+        let keyword = if map.contains_key("oneOf") {
+            "oneOf"
+        } else if map.contains_key("anyOf") {
+            "anyOf"
+        } else {
+            return Ok(Outcome::Skipped("the root is not a union".into()));
+        };
+        let Some(members) = map.get(keyword).and_then(Value::as_array) else {
+            return Ok(Outcome::Skipped("the union keyword is not an array".into()));
+        };
+        let canon = |v: &Value| {
+            jsonschema::canonical::options()
+                .should_validate_formats(true)
+                .canonicalize(v)
+        };
+        let mut measure = Measure::default();
+        let Ok(presentation) = canon(&self.flattened.schema) else {
+            measure.static_unknown += members.len();
+            return Ok(Outcome::Passed(measure));
+        };
+        let restricted = match self.options.open_branches {
+            OpenBranches::Declared => restrict_declared(&self.original),
+            OpenBranches::Permissive => self.original.clone(),
+        };
+        for i in 0..members.len() {
+            let mut branch_doc = restricted.clone();
+            if let Some(Value::Array(ms)) = branch_doc.get_mut(keyword)
+                && let Some(member) = ms.get(i).cloned()
+            {
+                *ms = vec![member];
+            }
+            if let Some(obj) = branch_doc.as_object_mut() {
+                obj.remove("discriminator");
+            }
+            let answer = canon(&branch_doc)
+                .ok()
+                .and_then(|b| presentation.covers(&b).ok());
+            match answer {
+                Some(Containment::Yes) => measure.static_yes += 1,
+                Some(Containment::No) => {
+                    let mut v = self.violation(
+                        STATIC_SOUNDNESS,
+                        format!(
+                            "covers says the presentation does not contain branch {i}; presentation: {}",
+                            self.flattened.schema
+                        ),
+                    );
+                    v.variant = Some(("branch".into(), branch_doc));
+                    return Err(v);
+                }
+                _ => measure.static_unknown += 1,
+            }
+        }
+        measure.checked = members.len();
+        Ok(Outcome::Passed(measure))
+    }
+
+    /// Object guarantee: a root that is a discriminated union (by the harness's own reading of
+    /// SPEC §1) yields `type: "object"` with no root `oneOf`/`anyOf`.
+    pub fn object_guarantee(&self) -> Judged {
+        if self.du.is_none() {
+            return Ok(Outcome::Skipped(
+                "the root is not a discriminated union".into(),
+            ));
+        }
+        let p = &self.flattened.schema;
+        let is_object = p.get("type") == Some(&json!("object"));
+        let union_left = p.get("oneOf").is_some() || p.get("anyOf").is_some();
+        if !is_object || union_left {
+            return Err(self.violation(
+                OBJECT_GUARANTEE,
+                format!("the root is a discriminated union but the presentation is not one flat object: {p}"),
+            ));
+        }
+        Ok(passed(1))
+    }
+
+    /// Structure retained (ADR 0205): every node of the presentation that admits arrays keeps an
+    /// `items`/`prefixItems`, and every node that admits objects keeps `properties` (or a key
+    /// policy), unless the original itself has such a bare node.
+    pub fn structure_retained(&self) -> Judged {
+        let bare_in = |schema: &Value| {
+            let mut bare = (false, false);
+            walk_schemas(schema, &mut |node| {
+                let (array, object) = bare_structure(node);
+                bare.0 |= array;
+                bare.1 |= object;
+            });
+            bare
+        };
+        let original = bare_in(&self.original);
+        let mut found: Option<Value> = None;
+        walk_schemas(&self.flattened.schema, &mut |node| {
+            let (array, object) = bare_structure(node);
+            if found.is_none() && ((array && !original.0) || (object && !original.1)) {
+                found = Some(node.clone());
+            }
+        });
+        match found {
+            Some(node) => Err(self.violation(
+                STRUCTURE_RETAINED,
+                format!(
+                    "the presentation has a bare array/object node {node} (no items/properties) where the original has none; presentation: {}",
+                    self.flattened.schema
+                ),
+            )),
+            None => Ok(passed(1)),
+        }
+    }
+
+    /// Dedup: no `anyOf`/`oneOf` of the presentation holds two structurally identical members
+    /// (unless the original already had such a node), and the core's `dedup` is idempotent, keeps
+    /// one of each identity class and loses none, judged by the harness's own identity.
+    pub fn dedup(&self) -> Judged {
+        let duplicated = |schema: &Value| {
+            let mut dup: Option<Value> = None;
+            walk_schemas(schema, &mut |node| {
+                for keyword in ["anyOf", "oneOf"] {
+                    if let Some(Value::Array(members)) = node.get(keyword) {
+                        let mut seen = std::collections::HashSet::new();
+                        for m in members {
+                            if !seen.insert(canonical_text(m, Forget::default())) && dup.is_none() {
+                                dup = Some(node.clone());
+                            }
+                        }
+                    }
+                }
+            });
+            dup
+        };
+        if duplicated(&self.original).is_none()
+            && let Some(node) = duplicated(&self.flattened.schema)
+        {
+            return Err(self.violation(
+                DEDUP,
+                format!(
+                    "structurally identical alternatives survive in {node}; presentation: {}",
+                    self.flattened.schema
+                ),
+            ));
+        }
+        // The core's dedup on every property schema of both documents.
+        let mut alternatives = Vec::new();
+        for doc in [&self.original, &self.flattened.schema] {
+            walk_schemas(doc, &mut |node| {
+                if let Some(Value::Object(props)) = node.get("properties") {
+                    alternatives.extend(props.values().take(8).cloned());
+                }
+            });
+        }
+        alternatives.truncate(64);
+        let once = flatjoin::dedup(alternatives.clone());
+        let twice = flatjoin::dedup(once.clone());
+        if once != twice {
+            return Err(self.violation(DEDUP, "dedup(dedup(x)) differs from dedup(x)".into()));
+        }
+        let keys: Vec<String> = once
+            .iter()
+            .map(|a| canonical_text(a, Forget::default()))
+            .collect();
+        let mut unique = keys.clone();
+        unique.sort();
+        unique.dedup();
+        if unique.len() != keys.len() {
+            return Err(self.violation(
+                DEDUP,
+                "dedup kept two structurally identical alternatives".into(),
+            ));
+        }
+        for a in &alternatives {
+            if !keys.contains(&canonical_text(a, Forget::default())) {
+                return Err(self.violation(
+                    DEDUP,
+                    format!("dedup lost an alternative with no identical copy kept: {a}"),
+                ));
+            }
+        }
+        Ok(passed(alternatives.len()))
+    }
+
+    /// Determinism: flattening again (from a copy, and through `flatten_owned`) gives a
+    /// byte-identical presentation and the same diagnostics.
+    pub fn determinism(&self) -> Judged {
+        let first = to_text(&self.flattened.schema);
+        let again = flatjoin::flatten(&self.original.clone(), &self.options);
+        let owned = flatjoin::flatten_owned(self.original.clone(), &self.options);
+        for (how, result) in [("flatten", again), ("flatten_owned", owned)] {
+            match result {
+                Ok(f)
+                    if to_text(&f.schema) == first
+                        && f.diagnostics == self.flattened.diagnostics => {}
+                Ok(f) => {
+                    let mut v = self.violation(
+                        DETERMINISM,
+                        format!(
+                            "{how} gave a different output the second time: {} vs {first}",
+                            to_text(&f.schema)
+                        ),
+                    );
+                    v.variant = Some(("second output".into(), f.schema));
+                    return Err(v);
+                }
+                Err(e) => {
+                    return Err(
+                        self.violation(DETERMINISM, format!("{how} failed the second time: {e}"))
+                    );
+                }
+            }
+        }
+        Ok(passed(2))
+    }
+
+    /// One owning implementation (SPEC I8): the manifest path yields the byte-identical schema and
+    /// the same diagnostics, and leaves the tool's other fields untouched.
+    pub fn one_implementation(&self) -> Judged {
+        let manifest =
+            json!({"tools": [{"name": "probe", "description": "d", "inputSchema": self.original}]});
+        match flatjoin::flatten_manifest(&manifest, &self.options) {
+            Ok(out) => {
+                let tool = &out.manifest["tools"][0];
+                let same = to_text(&tool["inputSchema"]) == to_text(&self.flattened.schema);
+                let diags = out.tools.first().map(|(_, d)| d) == Some(&self.flattened.diagnostics);
+                let untouched = tool["name"] == "probe" && tool["description"] == "d";
+                if same && diags && untouched {
+                    Ok(passed(1))
+                } else {
+                    Err(self.violation(
+                        ONE_IMPLEMENTATION,
+                        format!(
+                            "the manifest path differs (schema equal: {same}, diagnostics equal: {diags}, other fields untouched: {untouched}): {}",
+                            tool["inputSchema"]
+                        ),
+                    ))
+                }
+            }
+            Err(e) => {
+                Err(self.violation(ONE_IMPLEMENTATION, format!("flatten_manifest failed: {e}")))
+            }
+        }
+    }
+
+    /// No blow-up: the presentation has at most as many JSON nodes as the original (definitions
+    /// counted twice, since a branch behind `$ref` may be inlined while its entry stays) plus
+    /// a small constant per property of the presentation.
+    pub fn no_blow_up(&self) -> Judged {
+        let input = node_count(&self.original);
+        let defs: usize = ["$defs", "definitions"]
+            .iter()
+            .filter_map(|k| self.original.get(*k))
+            .map(node_count)
+            .sum();
+        let mut properties = 0usize;
+        walk_schemas(&self.flattened.schema, &mut |node| {
+            if let Some(Value::Object(p)) = node.get("properties") {
+                properties += p.len();
+            }
+        });
+        let output = node_count(&self.flattened.schema);
+        let bound = input + defs + 8 * properties + 16;
+        if output > bound {
+            return Err(self.violation(
+                NO_BLOW_UP,
+                format!("the presentation has {output} nodes, more than the bound {bound} (input {input})"),
+            ));
+        }
+        Ok(passed(1))
+    }
+
+    /// Runtime boundary: the runtime's verdict equals plain validation of the original on every
+    /// sampled value; a value mixing one branch's fields with another branch's discriminator that
+    /// the presentation accepts and the original rejects is rejected by the runtime, whose error
+    /// names the selected branch.
+    pub fn runtime_boundary(&self) -> Judged {
+        let runtime = match flatjoin::Runtime::new(&self.original) {
+            Ok(r) => r,
+            Err(e) => {
+                return Err(self.violation(RUNTIME_BOUNDARY, format!("Runtime::new failed: {e}")));
+            }
+        };
+        let mut checked = 0;
+        for branch in &self.samples {
+            for value in &branch.values {
+                checked += 1;
+                if runtime.is_valid(value) != self.original_judge.is_valid(value) {
+                    let mut v = self.violation(
+                        RUNTIME_BOUNDARY,
+                        "the runtime's verdict differs from plain validation of the original"
+                            .into(),
+                    );
+                    v.data = Some(value.clone());
+                    return Err(v);
+                }
+            }
+        }
+        let Some(du) = &self.du else {
+            return Ok(passed(checked));
+        };
+        for branch in &self.samples {
+            for value in branch.values.iter().take(6) {
+                let Some(obj) = value.as_object() else {
+                    continue;
+                };
+                if !obj.contains_key(&du.tag) {
+                    continue;
+                }
+                for (j, literals) in du.literals.iter().enumerate() {
+                    if j == branch.branch {
+                        continue;
+                    }
+                    let Some(literal) = literals.first() else {
+                        continue;
+                    };
+                    let mut mixed = obj.clone();
+                    mixed.insert(du.tag.clone(), literal.clone());
+                    let mixed = Value::Object(mixed);
+                    let original_ok = self.original_judge.is_valid(&mixed);
+                    checked += 1;
+                    if runtime.is_valid(&mixed) != original_ok {
+                        let mut v = self.violation(RUNTIME_BOUNDARY, "the runtime's verdict on a wrong-branch mix differs from plain validation".into());
+                        v.data = Some(mixed);
+                        return Err(v);
+                    }
+                    if original_ok || !self.presentation_judge.is_valid(&mixed) {
+                        continue;
+                    }
+                    match runtime.validate(&mixed) {
+                        Ok(()) => {
+                            let mut v = self.violation(
+                                RUNTIME_BOUNDARY,
+                                "the runtime accepts a wrong-branch mix".into(),
+                            );
+                            v.data = Some(mixed);
+                            return Err(v);
+                        }
+                        Err(errors) => {
+                            let text = errors.to_string();
+                            let literal_text = literal.to_string();
+                            let named =
+                                errors.branch.as_deref().is_some_and(|b| {
+                                    b.contains(&du.tag) && b.contains(&literal_text)
+                                }) && text.contains(&literal_text);
+                            if !named {
+                                let mut v = self.violation(
+                                    RUNTIME_BOUNDARY,
+                                    format!("the runtime's error does not name the selected branch {} {literal_text}: {text}", du.tag),
+                                );
+                                v.data = Some(mixed);
+                                return Err(v);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        Ok(passed(checked))
+    }
+
+    /// The widening measure: of values drawn from the presentation that it accepts, the share the
+    /// original rejects (`None` when no value was drawn). Reported, never asserted.
+    pub fn widening(&self) -> Option<f64> {
+        let values = sample::samples(&self.flattened.schema, Reading::Declared);
+        let accepted: Vec<&Value> = values
+            .iter()
+            .filter(|v| self.presentation_judge.is_valid(v))
+            .collect();
+        if accepted.is_empty() {
+            return None;
+        }
+        let rejected = accepted
+            .iter()
+            .filter(|v| !self.original_judge.is_valid(v))
+            .count();
+        #[allow(clippy::cast_precision_loss, reason = "counts are small")]
+        Some(rejected as f64 / accepted.len() as f64)
+    }
+
+    /// Whether the presentation accepts `value` (for corpus expectations).
+    pub fn presentation_accepts(&self, value: &Value) -> bool {
+        self.presentation_judge.is_valid(value)
+    }
+
+    /// Whether the original accepts `value` (for corpus expectations).
+    pub fn original_accepts(&self, value: &Value) -> bool {
+        self.original_judge.is_valid(value)
+    }
+
+    /// Every schema-level oracle, in [`ORACLES`] order.
+    pub fn all(&self) -> Vec<(&'static str, Outcome)> {
+        let run = |r: Judged| r.unwrap_or_else(|v| Outcome::Failed(Box::new(v)));
+        vec![
+            (SOUNDNESS, run(self.soundness())),
+            (STATIC_SOUNDNESS, run(self.static_soundness())),
+            (OBJECT_GUARANTEE, run(self.object_guarantee())),
+            (STRUCTURE_RETAINED, run(self.structure_retained())),
+            (DEDUP, run(self.dedup())),
+            (DETERMINISM, run(self.determinism())),
+            (ONE_IMPLEMENTATION, run(self.one_implementation())),
+            (NO_BLOW_UP, run(self.no_blow_up())),
+            (RUNTIME_BOUNDARY, run(self.runtime_boundary())),
+        ]
+    }
+}
+
+fn passed(checked: usize) -> Outcome {
+    Outcome::Passed(Measure {
+        checked,
+        ..Measure::default()
+    })
+}
+
+fn violation(
+    oracle: &'static str,
+    message: String,
+    schema: &Value,
+    options: &Options,
+) -> Violation {
+    Violation {
+        oracle,
+        message,
+        schema: schema.clone(),
+        options: options.clone(),
+        data: None,
+        variant: None,
+    }
+}
+
+fn to_text(value: &Value) -> String {
+    serde_json::to_string(value).unwrap_or_default()
+}
+
+macro_rules! schema_oracle {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        pub fn $name(original: &Value, options: &Options) -> Result<Outcome, Violation> {
+            match Subject::prepare(original, options)? {
+                Ok(subject) => subject.$name(),
+                Err(reason) => Ok(Outcome::Skipped(reason)),
+            }
+        }
+    };
+}
+
+schema_oracle!(
+    /// [`Subject::soundness`] on one input.
+    soundness
+);
+schema_oracle!(
+    /// [`Subject::static_soundness`] on one input.
+    static_soundness
+);
+schema_oracle!(
+    /// [`Subject::object_guarantee`] on one input.
+    object_guarantee
+);
+schema_oracle!(
+    /// [`Subject::structure_retained`] on one input.
+    structure_retained
+);
+schema_oracle!(
+    /// [`Subject::dedup`] on one input.
+    dedup
+);
+schema_oracle!(
+    /// [`Subject::determinism`] on one input.
+    determinism
+);
+schema_oracle!(
+    /// [`Subject::one_implementation`] on one input.
+    one_implementation
+);
+schema_oracle!(
+    /// [`Subject::no_blow_up`] on one input.
+    no_blow_up
+);
+schema_oracle!(
+    /// [`Subject::runtime_boundary`] on one input.
+    runtime_boundary
+);
+
+/// The root discriminated union as the harness reads SPEC §1, independently of the core.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RootUnion {
+    /// The discriminator.
+    pub tag: String,
+    /// Each branch's literal set.
+    pub literals: Vec<Vec<Value>>,
+}
+
+/// Identifies a root discriminated union by SPEC §1 (branches resolved and merged with siblings,
+/// each `type: "object"`, one name with a scalar literal set in every branch, required in every
+/// branch, sets pairwise disjoint by value; an explicit `discriminator.propertyName` wins).
+pub fn discriminated_root(root: &Value) -> Option<RootUnion> {
+    let branches = sample::root_branches(root)?;
+    if branches.len() < 2 {
+        return None;
+    }
+    let folded: Vec<Value> = branches.iter().map(|b| fold_all_of(root, b)).collect();
+    if !folded
+        .iter()
+        .all(|b| b.get("type") == Some(&json!("object")))
+    {
+        return None;
+    }
+    let literal_set = |branch: &Value, name: &str| -> Option<Vec<Value>> {
+        let prop = branch.get("properties")?.get(name)?;
+        let prop = follow_ref(root, prop);
+        let set = match (prop.get("const"), prop.get("enum")) {
+            (Some(c), _) => vec![c.clone()],
+            (None, Some(Value::Array(e))) if !e.is_empty() => e.clone(),
+            _ => return None,
+        };
+        set.iter()
+            .all(|v| !v.is_array() && !v.is_object())
+            .then_some(set)
+    };
+    let qualifies = |name: &str| -> Option<Vec<Vec<Value>>> {
+        let mut seen = std::collections::HashSet::new();
+        let mut sets = Vec::new();
+        for b in &folded {
+            let required = b
+                .get("required")
+                .and_then(Value::as_array)
+                .is_some_and(|r| r.iter().any(|n| n == name));
+            let set = literal_set(b, name)?;
+            if !required
+                || !set
+                    .iter()
+                    .all(|v| seen.insert(sorted_text(&canonical_data(v))))
+            {
+                return None;
+            }
+            sets.push(set);
+        }
+        Some(sets)
+    };
+    let explicit = root
+        .get("discriminator")
+        .and_then(|d| d.get("propertyName"))
+        .and_then(Value::as_str);
+    let mut names: Vec<String> = explicit.map(str::to_owned).into_iter().collect();
+    names.extend(sample::declared_names(&folded[0]));
+    names.into_iter().find_map(|name| {
+        qualifies(&name).map(|literals| RootUnion {
+            tag: name,
+            literals,
+        })
+    })
+}
+
+fn follow_ref<'a>(root: &'a Value, mut schema: &'a Value) -> &'a Value {
+    for _ in 0..8 {
+        match schema
+            .get("$ref")
+            .and_then(Value::as_str)
+            .and_then(|r| sample::resolve(root, r))
+        {
+            Some(t) => schema = t,
+            None => break,
+        }
+    }
+    schema
+}
+
+/// Folds object-only `allOf` parts into the branch (properties and required merged).
+fn fold_all_of(root: &Value, branch: &Value) -> Value {
+    let Some(Value::Array(parts)) = branch.get("allOf") else {
+        return branch.clone();
+    };
+    let mut out = branch.clone();
+    if let Some(o) = out.as_object_mut() {
+        o.remove("allOf");
+    }
+    for part in parts {
+        let part = follow_ref(root, part);
+        let Some(p) = part.as_object() else { continue };
+        for (k, v) in p {
+            let Some(o) = out.as_object_mut() else { break };
+            match (k.as_str(), o.get_mut(k)) {
+                ("properties", Some(Value::Object(existing))) => {
+                    if let Value::Object(more) = v {
+                        for (n, s) in more {
+                            existing.entry(n.clone()).or_insert_with(|| s.clone());
+                        }
+                    }
+                }
+                ("required", Some(Value::Array(existing))) => {
+                    if let Value::Array(more) = v {
+                        existing.extend(more.iter().cloned());
+                    }
+                }
+                _ => {
+                    o.entry(k.clone()).or_insert_with(|| v.clone());
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Whether a node admits arrays without `items`/`prefixItems`, and objects without any object
+/// vocabulary.
+fn bare_structure(node: &Value) -> (bool, bool) {
+    let types: Vec<&str> = match node.get("type") {
+        Some(Value::String(t)) => vec![t.as_str()],
+        Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).collect(),
+        _ => Vec::new(),
+    };
+    let has = |k: &str| node.get(k).is_some();
+    let array = types.contains(&"array") && !has("items") && !has("prefixItems");
+    let object = types.contains(&"object")
+        && !has("properties")
+        && !has("additionalProperties")
+        && !has("patternProperties")
+        && !has("$ref")
+        && !has("allOf");
+    (array, object)
+}
+
+/// Calls `visit` on every schema node of a document (not on data: `enum`, `const`, `default`).
+pub fn walk_schemas(schema: &Value, visit: &mut dyn FnMut(&Value)) {
+    let Value::Object(map) = schema else {
+        return;
+    };
+    visit(schema);
+    for (key, value) in map {
+        match key.as_str() {
+            "properties" | "patternProperties" | "$defs" | "definitions" | "dependentSchemas" => {
+                if let Value::Object(entries) = value {
+                    for sub in entries.values() {
+                        walk_schemas(sub, visit);
+                    }
+                }
+            }
+            "anyOf" | "oneOf" | "allOf" | "prefixItems" => {
+                if let Value::Array(members) = value {
+                    for sub in members {
+                        walk_schemas(sub, visit);
+                    }
+                }
+            }
+            "items" => match value {
+                Value::Array(members) => {
+                    for sub in members {
+                        walk_schemas(sub, visit);
+                    }
+                }
+                other => walk_schemas(other, visit),
+            },
+            "additionalProperties"
+            | "unevaluatedProperties"
+            | "unevaluatedItems"
+            | "additionalItems"
+            | "contains"
+            | "propertyNames"
+            | "not"
+            | "if"
+            | "then"
+            | "else" => {
+                walk_schemas(value, visit);
+            }
+            _ => {}
+        }
+    }
+}
+
+fn node_count(value: &Value) -> usize {
+    match value {
+        Value::Object(m) => 1 + m.values().map(node_count).sum::<usize>(),
+        Value::Array(a) => 1 + a.iter().map(node_count).sum::<usize>(),
+        _ => 1,
+    }
+}
+
+/// The original restricted to what the `declared` reading promises: in every `oneOf`/`anyOf`
+/// whose members declare properties, each member additionally forbids the names its sibling
+/// members declare and it does not.
+pub fn restrict_declared(schema: &Value) -> Value {
+    restrict_node(schema, schema)
+}
+
+fn restrict_node(root: &Value, node: &Value) -> Value {
+    let Value::Object(map) = node else {
+        return node.clone();
+    };
+    let mut out = Map::new();
+    for (key, value) in map {
+        let rewritten = match key.as_str() {
+            "properties" | "patternProperties" | "$defs" | "definitions" | "dependentSchemas" => {
+                match value {
+                    Value::Object(entries) => Value::Object(
+                        entries
+                            .iter()
+                            .map(|(k, v)| (k.clone(), restrict_node(root, v)))
+                            .collect(),
+                    ),
+                    other => other.clone(),
+                }
+            }
+            "anyOf" | "oneOf" => match value {
+                Value::Array(members) => {
+                    let names: Vec<Vec<String>> = members
+                        .iter()
+                        .map(|m| sample::declared_names(&fold_all_of(root, follow_ref(root, m))))
+                        .collect();
+                    let sibling: Vec<String> = sample::declared_names(node);
+                    Value::Array(
+                        members
+                            .iter()
+                            .enumerate()
+                            .map(|(i, m)| {
+                                let mut forbid = Map::new();
+                                for (j, list) in names.iter().enumerate() {
+                                    if j == i {
+                                        continue;
+                                    }
+                                    for n in list {
+                                        if !names[i].contains(n) && !sibling.contains(n) {
+                                            forbid.insert(n.clone(), json!(false));
+                                        }
+                                    }
+                                }
+                                let inner = restrict_node(root, m);
+                                if forbid.is_empty() {
+                                    inner
+                                } else {
+                                    json!({"allOf": [inner, {"properties": forbid}]})
+                                }
+                            })
+                            .collect(),
+                    )
+                }
+                other => other.clone(),
+            },
+            "allOf" | "prefixItems" => match value {
+                Value::Array(members) => {
+                    Value::Array(members.iter().map(|m| restrict_node(root, m)).collect())
+                }
+                other => other.clone(),
+            },
+            "items"
+            | "additionalProperties"
+            | "unevaluatedProperties"
+            | "unevaluatedItems"
+            | "additionalItems"
+            | "contains"
+            | "propertyNames"
+            | "not"
+            | "if"
+            | "then"
+            | "else" => restrict_node(root, value),
+            _ => value.clone(),
+        };
+        out.insert(key.clone(), rewritten);
+    }
+    Value::Object(out)
+}
+
+/// Branch-order invariance (model): the case with its root branches reversed and rotated yields a
+/// presentation structurally identical up to the order of alternatives and annotations. Skipped
+/// when another property also qualifies as the discriminator (the first branch decides which).
+pub fn branch_order_invariance(case: &Case, options: &Options) -> Judged {
+    if !case.rival_discriminators().is_empty() {
+        return Ok(Outcome::Skipped(
+            "another property qualifies as discriminator".into(),
+        ));
+    }
+    let original = render(case);
+    let base = present(&original, options, BRANCH_ORDER)?;
+    let forget = Forget {
+        alternative_order: true,
+        dialect: false,
+    };
+    let mut checked = 0;
+    for permutation in ["reversed", "rotated"] {
+        let mut permuted = case.clone();
+        if permutation == "reversed" {
+            permuted.root.branches.reverse();
+        } else {
+            permuted.root.branches.rotate_left(1);
+        }
+        let variant = render(&permuted);
+        let other = present(&variant, options, BRANCH_ORDER)?;
+        if canonical_text(&base, forget) != canonical_text(&other, forget) {
+            let mut v = violation(
+                BRANCH_ORDER,
+                format!(
+                    "{permutation} branches change the presentation beyond orders and annotations: {base} vs {other}"
+                ),
+                &original,
+                options,
+            );
+            v.variant = Some((BRANCH_ORDER.into(), variant));
+            return Err(v);
+        }
+        checked += 1;
+    }
+    Ok(passed(checked))
+}
+
+/// A literal no generated case uses.
+const FRESH: Literal = Literal::Str(250);
+
+/// Duplicate-branch invariance (model): appending a copy of the first branch with a new literal
+/// changes only the discriminator's `enum` (by exactly that literal) and annotations.
+pub fn duplicate_branch_invariance(case: &Case, options: &Options) -> Judged {
+    if !case.rival_discriminators().is_empty() {
+        return Ok(Outcome::Skipped(
+            "another property qualifies as discriminator".into(),
+        ));
+    }
+    let Some(first) = case.root.branches.first() else {
+        return Ok(Outcome::Skipped("no branch".into()));
+    };
+    let original = render(case);
+    let base = present(&original, options, DUPLICATE_BRANCH)?;
+    let mut copy = first.clone();
+    copy.tags = vec![FRESH];
+    let mut bigger = case.clone();
+    bigger.root.branches.push(copy);
+    let variant = render(&bigger);
+    let other = present(&variant, options, DUPLICATE_BRANCH)?;
+    if let Some(message) =
+        compare_duplicate(&base, &other, case.root.tag_name(), &literal_value(FRESH))
+    {
+        let mut v = violation(DUPLICATE_BRANCH, message, &original, options);
+        v.variant = Some((DUPLICATE_BRANCH.into(), variant));
+        return Err(v);
+    }
+    Ok(passed(1))
+}
+
+/// Compares a presentation with the one of the same union plus a copied branch whose literal is
+/// `fresh`; `None` when they differ only as allowed.
+pub fn compare_duplicate(base: &Value, other: &Value, tag: &str, fresh: &Value) -> Option<String> {
+    let strip = |p: &Value| {
+        let mut p = p.clone();
+        if let Some(props) = p.get_mut("properties").and_then(Value::as_object_mut) {
+            props.remove(tag);
+        }
+        canonical_text(
+            &p,
+            Forget {
+                alternative_order: true,
+                dialect: false,
+            },
+        )
+    };
+    if strip(base) != strip(other) {
+        return Some(format!(
+            "a copied branch changes more than the discriminator: {base} vs {other}"
+        ));
+    }
+    let enum_of = |p: &Value| -> Vec<String> {
+        let mut e: Vec<String> = p["properties"][tag]["enum"]
+            .as_array()
+            .map(|a| a.iter().map(|v| sorted_text(&canonical_data(v))).collect())
+            .unwrap_or_default();
+        e.sort();
+        e
+    };
+    let mut expected = enum_of(base);
+    expected.push(sorted_text(&canonical_data(fresh)));
+    expected.sort();
+    let got = enum_of(other);
+    if got != expected {
+        return Some(format!(
+            "the discriminator enum after adding {fresh} is {got:?}, expected {expected:?}"
+        ));
+    }
+    None
+}
+
+/// Dialect invariance (model): every dialect form of the case yields a presentation structurally
+/// identical to the Zod v4 form's (annotations, root definitions and the location of definitions
+/// ignored).
+pub fn dialect_invariance(case: &Case, options: &Options) -> Judged {
+    let original = render(case);
+    let base = present(&original, options, DIALECT)?;
+    let forget = Forget {
+        alternative_order: false,
+        dialect: true,
+    };
+    let base_text = canonical_text(&base, forget);
+    let mut checked = 0;
+    for dialect in DIALECTS.iter().skip(1) {
+        let Some(variant) = render_as(case, *dialect) else {
+            continue;
+        };
+        let other = present(&variant, options, DIALECT)?;
+        if canonical_text(&other, forget) != base_text {
+            let mut v = violation(
+                DIALECT,
+                format!(
+                    "the {} form yields a different presentation: {other} vs {base}",
+                    dialect.name()
+                ),
+                &original,
+                options,
+            );
+            v.variant = Some((dialect_variant_name(*dialect), variant));
+            return Err(v);
+        }
+        checked += 1;
+    }
+    Ok(passed(checked))
+}
+
+fn dialect_variant_name(dialect: Dialect) -> String {
+    format!("{DIALECT}:{}", dialect.name())
+}
+
+fn present(schema: &Value, options: &Options, oracle: &'static str) -> Result<Value, Violation> {
+    flatjoin::flatten(schema, options)
+        .map(|f| f.schema)
+        .map_err(|e| violation(oracle, format!("flatten failed: {e}"), schema, options))
+}
+
+/// Everything the harness checks on one generated case.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CaseReport {
+    /// Each oracle's outcome, in [`ORACLES`] order (model oracles last).
+    pub outcomes: Vec<(&'static str, Outcome)>,
+    /// The widening measure of the case.
+    pub widening: Option<f64>,
+}
+
+impl CaseReport {
+    /// The first violation, if any.
+    pub fn first_violation(&self) -> Option<&Violation> {
+        self.outcomes.iter().find_map(|(_, o)| match o {
+            Outcome::Failed(v) => Some(&**v),
+            _ => None,
+        })
+    }
+}
+
+/// Runs every oracle on one case under `options`, returning all outcomes (a violation is an
+/// outcome, not an early return).
+pub fn evaluate_case(case: &Case, options: &Options) -> CaseReport {
+    let case = case.normalized();
+    let original = render(&case);
+    let run = |r: Judged| r.unwrap_or_else(|v| Outcome::Failed(Box::new(v)));
+    let (mut outcomes, widening) = match Subject::prepare(&original, options) {
+        Ok(Ok(subject)) => (subject.all(), subject.widening()),
+        Ok(Err(reason)) => (vec![(FLATTEN_ACCEPTS, Outcome::Skipped(reason))], None),
+        Err(v) => (vec![(FLATTEN_ACCEPTS, Outcome::Failed(Box::new(v)))], None),
+    };
+    outcomes.push((BRANCH_ORDER, run(branch_order_invariance(&case, options))));
+    outcomes.push((
+        DUPLICATE_BRANCH,
+        run(duplicate_branch_invariance(&case, options)),
+    ));
+    outcomes.push((DIALECT, run(dialect_invariance(&case, options))));
+    CaseReport { outcomes, widening }
+}
+
+/// Runs every oracle on one case; the fuzz targets' entry point. The case is normalised first.
+pub fn check_case(case: &Case, options: &Options) -> Result<CaseReport, Violation> {
+    let report = evaluate_case(case, options);
+    match report.first_violation() {
+        Some(v) => Err(v.clone()),
+        None => Ok(report),
+    }
+}

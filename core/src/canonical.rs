@@ -229,13 +229,25 @@ mod tests {
             json!({"type": "string", "description": "second"}),
         ];
         let once = dedup(xs);
-        assert_eq!(once, vec![json!({"type": "string", "description": "first"}), json!({"type": "number"})]);
+        assert_eq!(
+            once,
+            vec![
+                json!({"type": "string", "description": "first"}),
+                json!({"type": "number"})
+            ]
+        );
         assert_eq!(dedup(once.clone()), once);
     }
 
     #[test]
     fn const_equals_one_value_enum() {
-        assert!(structurally_equal(&json!({"const": 2}), &json!({"enum": [2.0]})));
-        assert!(!structurally_equal(&json!({"const": 2}), &json!({"enum": [2, 3]})));
+        assert!(structurally_equal(
+            &json!({"const": 2}),
+            &json!({"enum": [2.0]})
+        ));
+        assert!(!structurally_equal(
+            &json!({"const": 2}),
+            &json!({"enum": [2, 3]})
+        ));
     }
 }

@@ -49,6 +49,11 @@ pub enum ErrorKind {
         /// The reference that closes the cycle.
         reference: String,
     },
+    /// The validator refuses the schema (it breaks its declared draft's meta-schema).
+    InvalidSchema {
+        /// The validator's message.
+        message: String,
+    },
     /// A manifest is not an MCP `tools/list` result.
     NotAManifest {
         /// What was expected, in words.
@@ -94,13 +99,25 @@ impl fmt::Display for Error {
                 write!(f, "at {at}: expected a schema (an object or a boolean)")
             }
             ErrorKind::UnresolvableRef { reference } => {
-                write!(f, "at {at}: $ref \"{reference}\" does not resolve in this document")
+                write!(
+                    f,
+                    "at {at}: $ref \"{reference}\" does not resolve in this document"
+                )
             }
             ErrorKind::RefCycle { reference } => {
-                write!(f, "at {at}: $ref \"{reference}\" is part of a cycle of references")
+                write!(
+                    f,
+                    "at {at}: $ref \"{reference}\" is part of a cycle of references"
+                )
+            }
+            ErrorKind::InvalidSchema { message } => {
+                write!(f, "at {at}: not a valid schema for its draft: {message}")
             }
             ErrorKind::NotAManifest { expected } => {
-                write!(f, "at {at}: not an MCP tools/list result: expected {expected}")
+                write!(
+                    f,
+                    "at {at}: not an MCP tools/list result: expected {expected}"
+                )
             }
         }
     }

@@ -69,9 +69,12 @@ impl fmt::Display for Fault {
 impl FromStr for Fault {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Fault::ALL.into_iter().find(|f| f.name() == s).ok_or_else(|| {
-            let names: Vec<&str> = Fault::ALL.iter().map(|f| f.name()).collect();
-            format!("unknown fault \"{s}\" (one of: {})", names.join(", "))
-        })
+        Fault::ALL
+            .into_iter()
+            .find(|f| f.name() == s)
+            .ok_or_else(|| {
+                let names: Vec<&str> = Fault::ALL.iter().map(|f| f.name()).collect();
+                format!("unknown fault \"{s}\" (one of: {})", names.join(", "))
+            })
     }
 }

@@ -152,14 +152,16 @@ pub(crate) fn collect_parts(
     };
     visiting.push(ptr.to_owned());
     let reference = map.get("$ref").and_then(Value::as_str);
+    // Up to draft-07 a `$ref` makes its siblings ignored: the node is only its target.
     let bare_ref = reference.is_some()
-        && map
-            .keys()
-            .all(|k| k == "$ref" || crate::keywords::is_annotation(k));
+        && (crate::kinds::legacy_refs(document)
+            || map
+                .keys()
+                .all(|k| k == "$ref" || crate::keywords::is_annotation(k)));
     if !bare_ref {
         parts.push(Part::Node(ptr.to_owned()));
     }
-    if let Some(Value::Array(members)) = map.get("allOf") {
+    if let Some(Value::Array(members)) = map.get("allOf").filter(|_| !bare_ref) {
         for j in 0..members.len() {
             let member = pointer::push_index(&pointer::push(ptr, "allOf"), j);
             collect_parts(document, &member, parts, visiting)?;
@@ -178,8 +180,14 @@ pub(crate) fn collect_parts(
 /// the intersection).
 pub(crate) fn literal_set(schema: &Value, document: &Value) -> Option<Vec<Value>> {
     let mut current = schema;
+    let legacy = crate::kinds::legacy_refs(document);
     for _ in 0..MAX_PART_STEPS {
         let map = current.as_object()?;
+        if legacy && map.contains_key("$ref") {
+            let reference = map.get("$ref")?.as_str()?;
+            current = pointer::get(document, &pointer::local_ref(reference)?)?;
+            continue;
+        }
         if let Some(c) = map.get("const") {
             return is_scalar(c).then(|| vec![c.clone()]);
         }
@@ -357,16 +365,16 @@ fn check_candidate(
     let mut owner: HashMap<String, usize> = HashMap::new();
     for (i, set) in all.iter().enumerate() {
         for v in set {
-            if let Some(&j) = owner.get(&literal_key(v)) {
-                if j != i {
-                    return Err((
-                        2,
-                        SkipReason::OverlappingLiterals {
-                            property: name.to_owned(),
-                            value: v.to_string(),
-                        },
-                    ));
-                }
+            if let Some(&j) = owner.get(&literal_key(v))
+                && j != i
+            {
+                return Err((
+                    2,
+                    SkipReason::OverlappingLiterals {
+                        property: name.to_owned(),
+                        value: v.to_string(),
+                    },
+                ));
             }
             owner.insert(literal_key(v), i);
         }

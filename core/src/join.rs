@@ -136,13 +136,13 @@ fn wrapper_members(schema: &Value) -> Option<&Vec<Value>> {
 }
 
 fn expand_wrappers(schema: Value, out: &mut Vec<Value>, depth: usize) {
-    if depth < 32 {
-        if let Some(members) = wrapper_members(&schema) {
-            for m in members.clone() {
-                expand_wrappers(m, out, depth + 1);
-            }
-            return;
+    if depth < 32
+        && let Some(members) = wrapper_members(&schema)
+    {
+        for m in members.clone() {
+            expand_wrappers(m, out, depth + 1);
         }
+        return;
     }
     if schema != Value::Bool(false) {
         out.push(schema);
@@ -208,11 +208,20 @@ pub(crate) fn join_property(
     };
     let mut description = joined_description(ctx, &texts);
     let mut hints = Vec::new();
-    if defining.len() < branch_count && !defining.is_empty() {
-        hints.push(format!("Only used when {}.", ctx.when(&defining)));
-    }
-    if !required_by_all && !requiring.is_empty() {
-        hints.push(format!("Required when {}.", ctx.when(&requiring)));
+    let partial = defining.len() < branch_count && !defining.is_empty();
+    let conditional = !required_by_all && !requiring.is_empty();
+    if partial && conditional && requiring == defining {
+        hints.push(format!(
+            "Only used, and then required, when {}.",
+            ctx.when(&defining)
+        ));
+    } else {
+        if partial {
+            hints.push(format!("Only used when {}.", ctx.when(&defining)));
+        }
+        if conditional {
+            hints.push(format!("Required when {}.", ctx.when(&requiring)));
+        }
     }
     if !hints.is_empty() {
         let mut parts: Vec<String> = description.iter().map(|d| sentence(d)).collect();
@@ -261,7 +270,16 @@ fn classify(ctx: &UnionContext<'_>, alternatives: Vec<Value>) -> Value {
         out.insert("anyOf".into(), Value::Array(alternatives));
         return Value::Object(out);
     }
-    let pairs: Vec<(Value, Kinds)> = alternatives.into_iter().zip(kinds).collect();
+    // Up to draft-07 the siblings of a `$ref` are ignored, so they must not survive as bounds.
+    let legacy = crate::kinds::legacy_refs(ctx.document);
+    let pairs: Vec<(Value, Kinds)> = alternatives
+        .into_iter()
+        .map(|a| match a {
+            Value::Object(m) if legacy && m.contains_key("$ref") => Value::Object(Map::new()),
+            other => other,
+        })
+        .zip(kinds)
+        .collect();
     Value::Object(widen::widen(&pairs, ctx.faults.widen))
 }
 

@@ -104,11 +104,16 @@ impl<'a> Place<'a> {
 
 /// Calls `f` with every subschema of `node` (well-formed or not: values of the wrong JSON type are
 /// skipped here and reported by `wellformed`).
-pub(crate) fn subschemas<'a>(node: &'a Map<String, Value>, mut f: impl FnMut(Place<'a>, &'a Value)) {
+pub(crate) fn subschemas<'a>(
+    node: &'a Map<String, Value>,
+    mut f: impl FnMut(Place<'a>, &'a Value),
+) {
     for (keyword, value) in node {
         let Some(slot) = slot(keyword) else { continue };
         match (slot, value) {
-            (Slot::Single | Slot::SingleOrArray, v) if !v.is_array() => f(Place::Direct(keyword), v),
+            (Slot::Single | Slot::SingleOrArray, v) if !v.is_array() => {
+                f(Place::Direct(keyword), v)
+            }
             (Slot::Array | Slot::SingleOrArray, Value::Array(items)) => {
                 for (i, v) in items.iter().enumerate() {
                     f(Place::Index(keyword, i), v);

@@ -14,7 +14,7 @@ pub enum Kind {
     Null,
     /// `true` and `false`.
     Boolean,
-    /// Numbers with no fractional part (`1` and `1.0` alike).
+    /// Integers written without a fraction or exponent (`1`; `1.0` is classed as `Number`).
     Integer,
     /// Numbers with a fractional part.
     Number,
@@ -48,7 +48,9 @@ impl Kind {
             Value::Null => Kind::Null,
             Value::Bool(_) => Kind::Boolean,
             Value::Number(n) => {
-                if n.is_i64() || n.is_u64() || n.as_f64().is_some_and(|f| f.fract() == 0.0) {
+                // A float literal such as `1.0` counts as a non-integer number: draft-04 does not
+                // call it an integer, and `number` accepts it under every draft.
+                if n.is_i64() || n.is_u64() {
                     Kind::Integer
                 } else {
                     Kind::Number
@@ -184,6 +186,22 @@ fn kinds_inner<'a>(
     if steps > MAX_STEPS {
         return Kinds::Unprovable;
     }
+    if legacy_refs(document) && map.contains_key("$ref") {
+        return match map
+            .get("$ref")
+            .and_then(Value::as_str)
+            .and_then(pointer::local_ref)
+        {
+            Some(target_ptr) if visiting.insert(target_ptr.clone()) => {
+                let k = pointer::get(document, &target_ptr).map_or(Kinds::Unprovable, |t| {
+                    kinds_inner(t, document, visiting, steps + 1)
+                });
+                visiting.remove(&target_ptr);
+                k
+            }
+            _ => Kinds::Unprovable,
+        };
+    }
     let mut result = Kinds::all();
     let mut fixed = false;
     let mut narrow = |k: Kinds, result: &mut Kinds| {
@@ -202,16 +220,15 @@ fn kinds_inner<'a>(
         let kinds: Vec<Kind> = values.iter().map(Kind::of_value).collect();
         narrow(Kinds::of(&kinds), &mut result);
     }
-    if let Some(Value::String(reference)) = map.get("$ref") {
-        if let Some(target_ptr) = pointer::local_ref(reference) {
-            if visiting.insert(target_ptr.clone()) {
-                if let Some(target) = pointer::get(document, &target_ptr) {
-                    let k = kinds_inner(target, document, visiting, steps + 1);
-                    narrow(k, &mut result);
-                }
-                visiting.remove(&target_ptr);
-            }
+    if let Some(Value::String(reference)) = map.get("$ref")
+        && let Some(target_ptr) = pointer::local_ref(reference)
+        && visiting.insert(target_ptr.clone())
+    {
+        if let Some(target) = pointer::get(document, &target_ptr) {
+            let k = kinds_inner(target, document, visiting, steps + 1);
+            narrow(k, &mut result);
         }
+        visiting.remove(&target_ptr);
     }
     for keyword in ["anyOf", "oneOf"] {
         if let Some(Value::Array(members)) = map.get(keyword) {
@@ -234,6 +251,18 @@ fn kinds_inner<'a>(
     if fixed { result } else { Kinds::Unprovable }
 }
 
+/// Whether `document` declares draft-07 or older, where `$ref` makes its sibling keywords ignored.
+pub(crate) fn legacy_refs(document: &Value) -> bool {
+    document
+        .get("$schema")
+        .and_then(Value::as_str)
+        .is_some_and(|s| {
+            ["draft-03", "draft-04", "draft-06", "draft-07"]
+                .iter()
+                .any(|d| s.contains(d))
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -245,9 +274,16 @@ mod tests {
 
     #[test]
     fn type_const_enum() {
-        assert_eq!(k(json!({"type": "number"})), Kinds::of(&[Kind::Integer, Kind::Number]));
-        assert_eq!(k(json!({"const": 1.0})), Kinds::of(&[Kind::Integer]));
-        assert_eq!(k(json!({"enum": ["a", null]})), Kinds::of(&[Kind::String, Kind::Null]));
+        assert_eq!(
+            k(json!({"type": "number"})),
+            Kinds::of(&[Kind::Integer, Kind::Number])
+        );
+        assert_eq!(k(json!({"const": 1})), Kinds::of(&[Kind::Integer]));
+        assert_eq!(k(json!({"const": 1.0})), Kinds::of(&[Kind::Number]));
+        assert_eq!(
+            k(json!({"enum": ["a", null]})),
+            Kinds::of(&[Kind::String, Kind::Null])
+        );
         assert_eq!(k(json!({"type": "string", "enum": [1]})), Kinds::NONE);
     }
 

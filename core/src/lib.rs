@@ -45,8 +45,8 @@ mod project;
 mod refs;
 #[cfg(feature = "runtime")]
 mod runtime;
-mod widen;
 mod wellformed;
+mod widen;
 
 pub use canonical::{dedup, structural_key, structurally_equal};
 pub use diagnostics::{Diagnostics, FlattenedSite, SkipReason, SkippedSite};

@@ -31,7 +31,9 @@ pub fn flatten_manifest(manifest: &Value, options: &Options) -> Result<Flattened
     let Value::Array(tools) = tools else {
         return Err(Error::new(
             "/tools",
-            ErrorKind::NotAManifest { expected: "an array" },
+            ErrorKind::NotAManifest {
+                expected: "an array",
+            },
         ));
     };
     let mut out = manifest.clone();
@@ -48,7 +50,8 @@ pub fn flatten_manifest(manifest: &Value, options: &Options) -> Result<Flattened
         let Some(schema) = fields.get("inputSchema") else {
             continue;
         };
-        let flat = flatten(schema, options).map_err(|e| e.within(&format!("/tools/{i}/inputSchema")))?;
+        let flat =
+            flatten(schema, options).map_err(|e| e.within(&format!("/tools/{i}/inputSchema")))?;
         let name = fields
             .get("name")
             .and_then(Value::as_str)

@@ -85,11 +85,11 @@ fn too_deep_in_text(bytes: &[u8]) -> Option<String> {
         match bytes[i] {
             b'"' => {
                 let (text, next) = read_string(bytes, i + 1);
-                if let Some(Frame::Object { key, expect_key }) = stack.last_mut() {
-                    if *expect_key {
-                        *key = text;
-                        *expect_key = false;
-                    }
+                if let Some(Frame::Object { key, expect_key }) = stack.last_mut()
+                    && *expect_key
+                {
+                    *key = text;
+                    *expect_key = false;
                 }
                 i = next;
                 continue;
@@ -167,7 +167,9 @@ mod tests {
         let text = format!("{{\"a\":{}1{}}}", "[".repeat(depth), "]".repeat(depth));
         let err = parse(text.as_bytes()).expect_err("too deep");
         assert_eq!(err.kind, ErrorKind::TooDeep { limit: MAX_DEPTH });
-        let expected = format!("/a{}", "/0".repeat(MAX_DEPTH - 2));
+        // The root object is level 1, the array at /a level 2: the first container past the limit
+        // is array number MAX_DEPTH, at /a followed by MAX_DEPTH - 1 indexes.
+        let expected = format!("/a{}", "/0".repeat(MAX_DEPTH - 1));
         assert_eq!(err.pointer, expected);
     }
 
@@ -189,7 +191,10 @@ mod tests {
     #[test]
     fn syntax_error_has_position() {
         let err = parse(b"{\n  \"a\": }").expect_err("not json");
-        assert!(matches!(err.kind, ErrorKind::NotJson { line: 2, .. }), "{err}");
+        assert!(
+            matches!(err.kind, ErrorKind::NotJson { line: 2, .. }),
+            "{err}"
+        );
     }
 
     #[test]

@@ -16,7 +16,15 @@ use crate::wellformed::{self, Facts};
 use crate::{Flattened, OpenBranches, Options, Scope};
 
 /// Keywords of a union node that stay on its flat object, in this order, before `type`.
-const KEPT_BEFORE: &[&str] = &["$schema", "$id", "$anchor", "$dynamicAnchor", "$comment", "title", "description"];
+const KEPT_BEFORE: &[&str] = &[
+    "$schema",
+    "$id",
+    "$anchor",
+    "$dynamicAnchor",
+    "$comment",
+    "title",
+    "description",
+];
 /// Annotations of a union node kept after the object keywords.
 const KEPT_AFTER: &[&str] = &["examples", "default", "deprecated", "readOnly", "writeOnly"];
 /// The sibling object keywords of a union that fold into every branch.
@@ -182,7 +190,11 @@ impl Projector<'_> {
         ptr: &str,
         union: Union,
     ) -> Result<Value, Error> {
-        let keyword: &'static str = if node.contains_key("oneOf") { "oneOf" } else { "anyOf" };
+        let keyword: &'static str = if node.contains_key("oneOf") {
+            "oneOf"
+        } else {
+            "anyOf"
+        };
         // The union node's sibling object keywords, projected where they hold schemas.
         let sibling_source: Map<String, Value> = node
             .iter()

@@ -25,7 +25,13 @@ pub(crate) fn repair(out: &mut Value, projector: &mut Projector<'_>) -> Result<(
     let mut i = 0;
     while i < new_defs.len() {
         let mut value = std::mem::take(&mut new_defs[i].1);
-        rewrite(&mut value, projector, container, &mut hoisted, &mut new_defs)?;
+        rewrite(
+            &mut value,
+            projector,
+            container,
+            &mut hoisted,
+            &mut new_defs,
+        )?;
         new_defs[i].1 = value;
         i += 1;
     }
@@ -79,23 +85,22 @@ fn rewrite(
     let Value::Object(map) = value else {
         return Ok(());
     };
-    if let Some(Value::String(reference)) = map.get("$ref") {
-        if let Some(target) = pointer::local_ref(reference) {
-            if crosses_flattened(&target, &projector.sites) {
-                let name = match hoisted.get(&target) {
-                    Some(name) => name.clone(),
-                    None => {
-                        let name = format!("flatjoin_ref_{}", hoisted.len() + 1);
-                        hoisted.insert(target.clone(), name.clone());
-                        let projected = projector.project_at(&target)?;
-                        new_defs.push((name.clone(), projected));
-                        name
-                    }
-                };
-                let new_ref = pointer::to_ref(&pointer::push(&pointer::push("", container), &name));
-                map.insert("$ref".into(), Value::String(new_ref));
+    if let Some(Value::String(reference)) = map.get("$ref")
+        && let Some(target) = pointer::local_ref(reference)
+        && crosses_flattened(&target, &projector.sites)
+    {
+        let name = match hoisted.get(&target) {
+            Some(name) => name.clone(),
+            None => {
+                let name = format!("flatjoin_ref_{}", hoisted.len() + 1);
+                hoisted.insert(target.clone(), name.clone());
+                let projected = projector.project_at(&target)?;
+                new_defs.push((name.clone(), projected));
+                name
             }
-        }
+        };
+        let new_ref = pointer::to_ref(&pointer::push(&pointer::push("", container), &name));
+        map.insert("$ref".into(), Value::String(new_ref));
     }
     let mut result = Ok(());
     for (keyword, child) in map.iter_mut() {
@@ -116,7 +121,9 @@ fn for_each_schema_mut(keyword: &str, value: &mut Value, f: &mut dyn FnMut(&mut 
     use keywords::Slot;
     match (keywords::slot(keyword), value) {
         (Some(Slot::Single | Slot::SingleOrArray), v) if !v.is_array() => f(v),
-        (Some(Slot::Array | Slot::SingleOrArray), Value::Array(items)) => items.iter_mut().for_each(f),
+        (Some(Slot::Array | Slot::SingleOrArray), Value::Array(items)) => {
+            items.iter_mut().for_each(f)
+        }
         (Some(Slot::Map), Value::Object(m)) => m.values_mut().for_each(f),
         (Some(Slot::MapOfSchemaOrNames), Value::Object(m)) => {
             m.values_mut().filter(|v| !v.is_array()).for_each(f);
@@ -128,7 +135,11 @@ fn for_each_schema_mut(keyword: &str, value: &mut Value, f: &mut dyn FnMut(&mut 
 /// Collects the local reference targets of every `$ref` in `value`.
 fn collect_refs(value: &Value, out: &mut Vec<String>) {
     let Value::Object(map) = value else { return };
-    if let Some(target) = map.get("$ref").and_then(Value::as_str).and_then(pointer::local_ref) {
+    if let Some(target) = map
+        .get("$ref")
+        .and_then(Value::as_str)
+        .and_then(pointer::local_ref)
+    {
         out.push(target);
     }
     keywords::subschemas(map, |_, child| collect_refs(child, out));
@@ -148,7 +159,11 @@ fn prune(root: &mut Map<String, Value>, originally_referenced: &HashSet<String>)
         };
         // References from outside the container, then transitively through reached entries.
         let mut outside = Vec::new();
-        if let Some(target) = root.get("$ref").and_then(Value::as_str).and_then(pointer::local_ref) {
+        if let Some(target) = root
+            .get("$ref")
+            .and_then(Value::as_str)
+            .and_then(pointer::local_ref)
+        {
             outside.push(target);
         }
         keywords::subschemas(root, |place, child| {

@@ -93,17 +93,20 @@ impl Runtime {
             .build_map(original)
             .map_err(|e| {
                 Error::new(
-                    e.schema_path().as_str().to_owned(),
-                    ErrorKind::WrongType {
-                        keyword: "(schema)".into(),
-                        expected: "a valid JSON Schema for the validator",
+                    e.instance_path().as_str().to_owned(),
+                    ErrorKind::InvalidSchema {
+                        message: e.to_string(),
                     },
                 )
             })?;
         let dispatch = match original {
             Value::Object(map) => match identify::identify(map, "", original) {
                 Identified::Union(union) => {
-                    let keyword = if map.contains_key("oneOf") { "oneOf" } else { "anyOf" };
+                    let keyword = if map.contains_key("oneOf") {
+                        "oneOf"
+                    } else {
+                        "anyOf"
+                    };
                     let mut branches = HashMap::new();
                     let mut literals = Vec::new();
                     for (i, b) in union.branches.iter().enumerate() {

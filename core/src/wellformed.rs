@@ -113,14 +113,14 @@ fn check_keywords(
             Some(Slot::MapOfSchemaOrNames) => {
                 if let Value::Object(deps) = value {
                     for (name, dep) in deps {
-                        if let Value::Array(names) = dep {
-                            if !names.iter().all(Value::is_string) {
-                                return Err(wrong(
-                                    &pointer::push(ptr, keyword),
-                                    name,
-                                    "a schema or an array of strings",
-                                ));
-                            }
+                        if let Value::Array(names) = dep
+                            && !names.iter().all(Value::is_string)
+                        {
+                            return Err(wrong(
+                                &pointer::push(ptr, keyword),
+                                name,
+                                "a schema or an array of strings",
+                            ));
                         }
                     }
                 }
@@ -145,7 +145,10 @@ mod tests {
         assert_eq!(check(&doc).expect_err("array").pointer, "/oneOf");
         let doc = json!({"properties": {"a": 3}});
         let err = check(&doc).expect_err("not a schema");
-        assert_eq!((err.pointer.as_str(), err.kind), ("/properties/a", ErrorKind::NotASchema));
+        assert_eq!(
+            (err.pointer.as_str(), err.kind),
+            ("/properties/a", ErrorKind::NotASchema)
+        );
     }
 
     #[test]

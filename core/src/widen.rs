@@ -129,13 +129,13 @@ fn common_bound(
         .collect::<Option<_>>()?;
     let first = *values.first()?;
     if values.iter().all(|v| v.is_number()) {
-        let pick = values.iter().filter_map(|v| v.as_f64().map(|f| (f, *v))).fold(
-            None::<(f64, &Value)>,
-            |best, (f, v)| match best {
+        let pick = values
+            .iter()
+            .filter_map(|v| v.as_f64().map(|f| (f, *v)))
+            .fold(None::<(f64, &Value)>, |best, (f, v)| match best {
                 Some((b, _)) if (f > b) != larger_is_looser || f == b => best,
                 _ => Some((f, v)),
-            },
-        );
+            });
         return pick.map(|(_, v)| v.clone());
     }
     // Non-numeric bounds (draft-04's boolean `exclusiveMinimum`) stay only when identical.
@@ -190,7 +190,10 @@ mod tests {
 
     #[test]
     fn types_fold_and_enums_union() {
-        let w = run(vec![json!({"type": "integer"}), json!({"type": ["number", "null"]})]);
+        let w = run(vec![
+            json!({"type": "integer"}),
+            json!({"type": ["number", "null"]}),
+        ]);
         assert_eq!(w, json!({"type": ["number", "null"]}));
         let w = run(vec![json!({"const": "a"}), json!({"enum": ["b", "a", 1]})]);
         assert_eq!(w["enum"], json!(["a", "b", 1]));

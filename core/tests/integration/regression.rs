@@ -1,0 +1,81 @@
+//! Pinned cases, each named for what it guards.
+
+use flatjoin::{Options, flatten};
+use serde_json::json;
+
+use crate::oracle::validator;
+
+/// zod-to-json-schema's default `$refStrategy: "root"` points a reused schema at its first
+/// occurrence, inside a union branch (`#/anyOf/0/properties/options`). Flattening moves that
+/// place; the reference must still resolve, to a schema at least as loose.
+#[test]
+fn zod_to_json_schema_ref_into_union_branch() {
+    let original = json!({
+        "anyOf": [
+            {"type": "object", "properties": {"op": {"const": "a"}, "options": {"type": "object", "properties": {"force": {"type": "boolean"}}, "additionalProperties": false}}, "required": ["op"], "additionalProperties": false},
+            {"type": "object", "properties": {"op": {"const": "b"}, "options": {"$ref": "#/anyOf/0/properties/options"}, "n": {"type": "integer"}}, "required": ["op"], "additionalProperties": false}
+        ],
+        "$schema": "http://json-schema.org/draft-07/schema#"
+    });
+    let flat = flatten(&original, &Options::default()).expect("flattens");
+    let text = flat.schema.to_string();
+    assert!(!text.contains("#/anyOf/0"), "{text}");
+    let judge = validator(&flat.schema);
+    assert!(judge.is_valid(&json!({"op": "b", "options": {"force": true}, "n": 1})));
+    assert!(!judge.is_valid(&json!({"op": "b", "options": {"force": 1}})));
+}
+
+/// Up to draft-07 a `$ref` makes its siblings ignored: a sibling `required` or bound must not
+/// narrow the presentation.
+#[test]
+fn draft07_ref_siblings_are_ignored() {
+    let original = json!({
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "definitions": {"A": {"type": "object", "properties": {"t": {"const": "a"}, "s": {"type": "string"}}, "required": ["t"]}},
+        "oneOf": [
+            {"$ref": "#/definitions/A", "required": ["s"]},
+            {"type": "object", "properties": {"t": {"const": "b"}, "s": {"$ref": "#/definitions/S", "maxLength": 1}}, "required": ["t", "s"]}
+        ]
+    });
+    let mut original = original;
+    original["definitions"]["S"] = json!({"type": "string"});
+    let flat = flatten(&original, &Options::default()).expect("flattens");
+    let judge_original = validator(&original);
+    let judge = validator(&flat.schema);
+    for v in [json!({"t": "a"}), json!({"t": "b", "s": "long string"})] {
+        assert!(judge_original.is_valid(&v), "{v}");
+        assert!(judge.is_valid(&v), "{v}: {:#}", flat.schema);
+    }
+}
+
+/// Pydantic's branch definitions are no longer referenced once the root union is flattened: they
+/// are pruned, while definitions still in use stay.
+#[test]
+fn pydantic_branch_defs_are_pruned() {
+    let original =
+        crate::oracle::read(&crate::oracle::corpus_dir().join("dialects/pydantic/shape.json"));
+    let flat = flatten(&original, &Options::default()).expect("flattens");
+    let defs = flat.schema["$defs"].as_object().expect("defs stay");
+    let mut names: Vec<&str> = defs.keys().map(String::as_str).collect();
+    names.sort_unstable();
+    assert_eq!(names, ["Point", "Primary"]);
+}
+
+/// `unevaluatedProperties` in an enclosing schema: the flat object must keep evaluating what the
+/// branches evaluated (SPEC §2.5).
+#[test]
+fn unevaluated_properties_enclosing() {
+    let original = json!({
+        "allOf": [{"$ref": "#/$defs/U"}],
+        "unevaluatedProperties": false,
+        "$defs": {"U": {"oneOf": [
+            {"type": "object", "properties": {"k": {"const": 1}}, "required": ["k"], "patternProperties": {"^x": {"type": "string"}}},
+            {"type": "object", "properties": {"k": {"const": 2}, "y": {"type": "integer"}}, "required": ["k"]}
+        ]}}
+    });
+    let flat = flatten(&original, &Options::default()).expect("flattens");
+    assert_eq!(flat.schema["$defs"]["U"]["additionalProperties"], true);
+    let v = json!({"k": 1, "xa": "s"});
+    assert!(validator(&original).is_valid(&v));
+    assert!(validator(&flat.schema).is_valid(&v), "{:#}", flat.schema);
+}

@@ -2,8 +2,9 @@
 //! values for the same reasons, ignoring annotations at every depth, key order, the order of
 //! `required`, `enum` and `type`, and comparing numbers by value.
 
-use std::collections::HashMap;
+use std::collections::HashSet;
 use std::fmt::Write;
+use std::hash::{BuildHasher, Hasher, RandomState};
 
 use serde_json::{Map, Number, Value};
 
@@ -28,17 +29,186 @@ pub fn structurally_equal(a: &Value, b: &Value) -> bool {
 }
 
 /// Keeps the first of each group of structurally identical schemas, in order. Linear in the total
-/// size of the input (one key per schema, one hash lookup each). Idempotent.
+/// size of the input (one digest per schema, one hash-set lookup each). Idempotent.
 pub fn dedup(alternatives: Vec<Value>) -> Vec<Value> {
     dedup_with(alternatives, KeyOptions::default())
 }
 
 pub(crate) fn dedup_with(alternatives: Vec<Value>, options: KeyOptions) -> Vec<Value> {
-    let mut seen: HashMap<String, ()> = HashMap::with_capacity(alternatives.len());
+    if alternatives.len() < 2 {
+        return alternatives;
+    }
+    let digester = Digester::new(options);
+    let mut seen: HashSet<u128> = HashSet::with_capacity(alternatives.len());
     alternatives
         .into_iter()
-        .filter(|a| seen.insert(key_with(a, options), ()).is_none())
+        .filter(|a| seen.insert(digester.schema(a)))
         .collect()
+}
+
+/// A 128-bit digest of a schema's structural identity: equal for structurally identical schemas
+/// (SPEC §3.4), and, with two independently and randomly keyed SipHash streams, different for
+/// different ones except with negligible probability — even for inputs crafted against it, since
+/// the keys are drawn per call. Hashing instead of building a canonical string keeps dedup
+/// allocation-free and linear.
+struct Digester {
+    first: RandomState,
+    second: RandomState,
+    options: KeyOptions,
+}
+
+impl Digester {
+    fn new(options: KeyOptions) -> Self {
+        Digester {
+            first: RandomState::new(),
+            second: RandomState::new(),
+            options,
+        }
+    }
+
+    fn finish(&self, feed: impl Fn(&mut dyn Hasher)) -> u128 {
+        let mut a = self.first.build_hasher();
+        let mut b = self.second.build_hasher();
+        feed(&mut a);
+        feed(&mut b);
+        (u128::from(a.finish()) << 64) | u128::from(b.finish())
+    }
+
+    fn schema(&self, schema: &Value) -> u128 {
+        let Value::Object(map) = schema else {
+            return self.data(schema);
+        };
+        let mut sum: u128 = 0;
+        let mut count: u64 = 0;
+        for (keyword, value) in map {
+            if keywords::is_annotation(keyword) {
+                continue;
+            }
+            let (name, digest) = match (keyword.as_str(), keywords::slot(keyword), value) {
+                ("required" | "enum" | "type", _, Value::Array(items)) => {
+                    (keyword.as_str(), self.set(items.iter()))
+                }
+                ("type", _, v @ Value::String(_)) => ("type", self.set(std::iter::once(v))),
+                ("const", _, v) if !map.contains_key("enum") => {
+                    ("enum", self.set(std::iter::once(v)))
+                }
+                (_, Some(Slot::Map | Slot::MapOfSchemaOrNames), Value::Object(children)) => {
+                    (keyword.as_str(), self.map(keyword, children))
+                }
+                (_, Some(Slot::Array | Slot::SingleOrArray), Value::Array(items)) => {
+                    let digests: Vec<u128> = items.iter().map(|i| self.schema(i)).collect();
+                    (
+                        keyword.as_str(),
+                        self.finish(|h| {
+                            h.write_u8(b'[');
+                            for d in &digests {
+                                h.write_u128(*d);
+                            }
+                        }),
+                    )
+                }
+                (_, Some(_), v) => (keyword.as_str(), self.schema(v)),
+                (_, None, v) => (keyword.as_str(), self.data(v)),
+            };
+            sum = sum.wrapping_add(self.finish(|h| {
+                h.write(name.as_bytes());
+                h.write_u8(0xff);
+                h.write_u128(digest);
+            }));
+            count += 1;
+        }
+        self.finish(|h| {
+            h.write_u8(b'{');
+            h.write_u64(count);
+            h.write_u128(sum);
+        })
+    }
+
+    fn map(&self, keyword: &str, children: &Map<String, Value>) -> u128 {
+        let mut sum: u128 = 0;
+        let mut count: u64 = 0;
+        for (name, child) in children {
+            if self.options.strip_annotation_names
+                && keyword == "properties"
+                && keywords::is_annotation(name)
+            {
+                continue;
+            }
+            let digest = match child {
+                Value::Array(items) => self.set(items.iter()),
+                _ => self.schema(child),
+            };
+            sum = sum.wrapping_add(self.finish(|h| {
+                h.write(name.as_bytes());
+                h.write_u8(0xff);
+                h.write_u128(digest);
+            }));
+            count += 1;
+        }
+        self.finish(|h| {
+            h.write_u8(b'M');
+            h.write_u64(count);
+            h.write_u128(sum);
+        })
+    }
+
+    /// An unordered set of data values (repeats count once).
+    fn set<'v>(&self, items: impl Iterator<Item = &'v Value>) -> u128 {
+        let mut digests: Vec<u128> = items.map(|v| self.data(v)).collect();
+        digests.sort_unstable();
+        digests.dedup();
+        self.finish(|h| {
+            h.write_u8(b'<');
+            for d in &digests {
+                h.write_u128(*d);
+            }
+        })
+    }
+
+    /// A data value: object keys unordered, numbers by value.
+    fn data(&self, value: &Value) -> u128 {
+        match value {
+            Value::Null => self.finish(|h| h.write_u8(b'n')),
+            Value::Bool(b) => self.finish(|h| h.write_u8(if *b { b't' } else { b'f' })),
+            Value::Number(n) => {
+                let key = number_key(n);
+                self.finish(|h| {
+                    h.write_u8(b'#');
+                    h.write(key.as_bytes());
+                })
+            }
+            Value::String(s) => self.finish(|h| {
+                h.write_u8(b's');
+                h.write(s.as_bytes());
+                h.write_u8(0xff);
+            }),
+            Value::Array(items) => {
+                let digests: Vec<u128> = items.iter().map(|i| self.data(i)).collect();
+                self.finish(|h| {
+                    h.write_u8(b'a');
+                    for d in &digests {
+                        h.write_u128(*d);
+                    }
+                })
+            }
+            Value::Object(map) => {
+                let mut sum: u128 = 0;
+                for (k, v) in map {
+                    let d = self.data(v);
+                    sum = sum.wrapping_add(self.finish(|h| {
+                        h.write(k.as_bytes());
+                        h.write_u8(0xff);
+                        h.write_u128(d);
+                    }));
+                }
+                self.finish(|h| {
+                    h.write_u8(b'o');
+                    h.write_usize(map.len());
+                    h.write_u128(sum);
+                })
+            }
+        }
+    }
 }
 
 pub(crate) fn key_with(schema: &Value, options: KeyOptions) -> String {
@@ -237,6 +407,28 @@ mod tests {
             ]
         );
         assert_eq!(dedup(once.clone()), once);
+    }
+
+    #[test]
+    fn digest_agrees_with_key() {
+        let xs = vec![
+            json!({"type": ["null", "string"], "properties": {"a": {"minimum": 1.0, "title": "t"}}}),
+            json!({"properties": {"a": {"minimum": 1}}, "type": ["string", "null"], "description": "d"}),
+            json!({"properties": {"title": {"minimum": 1}}, "type": ["string", "null"]}),
+            json!({"enum": [1, 2, 2]}),
+            json!({"enum": [2.0, 1]}),
+            json!({"const": 1}),
+            json!({"enum": [1]}),
+        ];
+        let deduped = dedup(xs.clone());
+        let mut by_key: Vec<Value> = Vec::new();
+        for x in xs {
+            if !by_key.iter().any(|y| structurally_equal(&x, y)) {
+                by_key.push(x);
+            }
+        }
+        assert_eq!(deduped, by_key);
+        assert_eq!(deduped.len(), 4);
     }
 
     #[test]

@@ -50,12 +50,15 @@ pub(crate) enum Identified {
 pub(crate) struct PartView<'a> {
     pub map: &'a Map<String, Value>,
     pub siblings: bool,
+    /// Index of the part in its branch's part list.
+    pub origin: usize,
 }
 
 /// A branch folded from its parts.
 pub(crate) struct Folded<'a> {
-    /// Property names in first-appearance order, each with its definitions (one per part).
-    pub properties: Vec<(&'a str, Vec<&'a Value>)>,
+    /// Property names in first-appearance order, each with its definitions (one per part) and
+    /// the index of the part that holds each.
+    pub properties: Vec<(&'a str, Vec<(usize, &'a Value)>)>,
     /// Required names, first-appearance order, no repeats.
     pub required: Vec<&'a str>,
     /// Whether the branch accepts no key beyond its folded `properties` (SPEC §2.5).
@@ -66,7 +69,7 @@ pub(crate) struct Folded<'a> {
 
 /// Folds parts into one object view.
 pub(crate) fn fold<'a>(parts: &[PartView<'a>]) -> Folded<'a> {
-    let mut properties: Vec<(&'a str, Vec<&'a Value>)> = Vec::new();
+    let mut properties: Vec<(&'a str, Vec<(usize, &'a Value)>)> = Vec::new();
     let mut index: HashMap<&'a str, usize> = HashMap::new();
     let mut required: Vec<&'a str> = Vec::new();
     let mut required_seen: HashSet<&'a str> = HashSet::new();
@@ -79,10 +82,10 @@ pub(crate) fn fold<'a>(parts: &[PartView<'a>]) -> Folded<'a> {
         if let Some(Value::Object(props)) = map.get("properties") {
             for (name, schema) in props {
                 match index.get(name.as_str()) {
-                    Some(&i) => properties[i].1.push(schema),
+                    Some(&i) => properties[i].1.push((part.origin, schema)),
                     None => {
                         index.insert(name, properties.len());
-                        properties.push((name, vec![schema]));
+                        properties.push((name, vec![(part.origin, schema)]));
                     }
                 }
             }
@@ -290,21 +293,25 @@ pub(crate) fn views<'a>(
 ) -> Vec<PartView<'a>> {
     parts
         .iter()
-        .filter_map(|p| match p {
+        .enumerate()
+        .filter_map(|(origin, p)| match p {
             Part::Siblings => Some(PartView {
                 map: union_node,
                 siblings: true,
+                origin,
             }),
             Part::Node(ptr) => match pointer::get(document, ptr) {
                 Some(Value::Object(map)) => Some(PartView {
                     map,
                     siblings: false,
+                    origin,
                 }),
-                // `false` (or anything else) as a part: the branch accepts no object; mark it by
-                // a view whose type is empty.
+                // `false` as a part: the branch accepts no object; a view whose type is empty
+                // makes the type check fail.
                 Some(Value::Bool(false)) => Some(PartView {
                     map: &EMPTY_TYPE,
                     siblings: false,
+                    origin,
                 }),
                 _ => None,
             },
@@ -335,7 +342,7 @@ fn check_candidate(
             .ok_or((0, SkipReason::NoDiscriminator))?;
         // With several definitions (sibling and branch), every one must hold the literal.
         let mut set: Option<Vec<Value>> = None;
-        for d in defs {
+        for (_, d) in defs {
             if let Some(s) = literal_set(d, document) {
                 set = Some(match set {
                     None => s,

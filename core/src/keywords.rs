@@ -67,10 +67,28 @@ pub(crate) fn is_annotation(keyword: &str) -> bool {
 
 /// The slot of `keyword`, if it holds subschemas.
 pub(crate) fn slot(keyword: &str) -> Option<Slot> {
-    SUBSCHEMA_KEYWORDS
-        .iter()
-        .find(|(k, _)| *k == keyword)
-        .map(|(_, s)| *s)
+    // A `match` rather than a scan of `SUBSCHEMA_KEYWORDS`: this runs for every key of every
+    // node. `slot_table_matches_match` keeps the two in step.
+    Some(match keyword {
+        "properties" | "patternProperties" | "dependentSchemas" | "$defs" | "definitions" => {
+            Slot::Map
+        }
+        "additionalProperties"
+        | "unevaluatedProperties"
+        | "propertyNames"
+        | "additionalItems"
+        | "unevaluatedItems"
+        | "contains"
+        | "not"
+        | "if"
+        | "then"
+        | "else"
+        | "contentSchema" => Slot::Single,
+        "dependencies" => Slot::MapOfSchemaOrNames,
+        "items" => Slot::SingleOrArray,
+        "prefixItems" | "allOf" | "anyOf" | "oneOf" => Slot::Array,
+        _ => return None,
+    })
 }
 
 /// A subschema position relative to its parent: the keyword, and the name or index inside it.
@@ -89,6 +107,21 @@ impl<'a> Place<'a> {
     pub(crate) fn keyword(&self) -> &'a str {
         match self {
             Place::Direct(k) | Place::Index(k, _) | Place::Name(k, _) => k,
+        }
+    }
+
+    /// Appends this place's tokens to the pointer in `buf`.
+    pub(crate) fn push_onto(&self, buf: &mut String) {
+        match self {
+            Place::Direct(k) => pointer::push_into(buf, k),
+            Place::Index(k, i) => {
+                pointer::push_into(buf, k);
+                pointer::push_index_into(buf, *i);
+            }
+            Place::Name(k, n) => {
+                pointer::push_into(buf, k);
+                pointer::push_into(buf, n);
+            }
         }
     }
 
@@ -178,4 +211,18 @@ pub(crate) fn map_subschemas<E>(
         out.insert(keyword.clone(), mapped);
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slot_table_matches_match() {
+        for (keyword, expected) in SUBSCHEMA_KEYWORDS {
+            assert_eq!(slot(keyword), Some(*expected), "{keyword}");
+        }
+        assert_eq!(slot("title"), None);
+        assert_eq!(slot("required"), None);
+    }
 }

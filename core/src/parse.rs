@@ -41,6 +41,33 @@ fn strip_position(message: &str) -> String {
 
 /// Checks the nesting depth of a value without recursion.
 pub(crate) fn check_depth(value: &Value) -> Result<(), Error> {
+    // Fast pass without pointers; only a failing document pays for locating the failure.
+    let mut stack: Vec<(&Value, usize)> = vec![(value, 1)];
+    let mut too_deep = false;
+    while let Some((v, depth)) = stack.pop() {
+        let children: &mut dyn Iterator<Item = &Value> = match v {
+            Value::Object(map) => &mut map.values(),
+            Value::Array(items) => &mut items.iter(),
+            _ => continue,
+        };
+        if depth > MAX_DEPTH {
+            too_deep = true;
+            break;
+        }
+        for c in children {
+            if c.is_object() || c.is_array() {
+                stack.push((c, depth + 1));
+            }
+        }
+    }
+    if too_deep {
+        locate_depth(value)
+    } else {
+        Ok(())
+    }
+}
+
+fn locate_depth(value: &Value) -> Result<(), Error> {
     // (value, depth, pointer) — pointers are built only for containers, lazily enough for the
     // common case of shallow schemas.
     let mut stack: Vec<(&Value, usize, String)> = vec![(value, 1, String::new())];

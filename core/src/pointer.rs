@@ -17,6 +17,29 @@ pub(crate) fn push(base: &str, token: &str) -> String {
     out
 }
 
+/// Appends one escaped reference token to the pointer held in `buf` (no allocation beyond
+/// growing the buffer: the projection reuses one buffer for the whole walk).
+pub(crate) fn push_into(buf: &mut String, token: &str) {
+    buf.push('/');
+    if !token.contains(['~', '/']) {
+        buf.push_str(token);
+        return;
+    }
+    for c in token.chars() {
+        match c {
+            '~' => buf.push_str("~0"),
+            '/' => buf.push_str("~1"),
+            c => buf.push(c),
+        }
+    }
+}
+
+/// Appends an array index to the pointer held in `buf`.
+pub(crate) fn push_index_into(buf: &mut String, index: usize) {
+    use std::fmt::Write;
+    let _ = write!(buf, "/{index}");
+}
+
 /// Appends an array index to `base`.
 pub(crate) fn push_index(base: &str, index: usize) -> String {
     format!("{base}/{index}")

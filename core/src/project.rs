@@ -70,7 +70,8 @@ fn project_document(schema: &Value, options: &Options, facts: Facts) -> Result<F
         diagnostics: Diagnostics::default(),
         sites: Vec::new(),
     };
-    let mut out = projector.project(schema, "")?;
+    let mut ptr = String::new();
+    let mut out = projector.project(schema, &mut ptr)?;
     refs::repair(&mut out, &mut projector)?;
     Ok(Flattened {
         schema: out,
@@ -121,65 +122,76 @@ pub(crate) struct Projector<'a> {
 }
 
 impl Projector<'_> {
-    /// Projects the node at `ptr` (its value is `node`).
-    pub(crate) fn project(&mut self, node: &Value, ptr: &str) -> Result<Value, Error> {
-        if !self.facts.ref_targets.contains(ptr) {
+    /// Projects `node`, found at the pointer held in `ptr`. `ptr` is one buffer reused for the
+    /// whole walk (children append their tokens and truncate them afterwards), so the walk
+    /// allocates no pointers except where a union site or a `$ref` target needs one.
+    pub(crate) fn project(&mut self, node: &Value, ptr: &mut String) -> Result<Value, Error> {
+        if self.facts.ref_targets.is_empty() || !self.facts.ref_targets.contains(ptr.as_str()) {
             return self.project_uncached(node, ptr);
         }
-        if let Some(v) = self.memo.get(ptr) {
+        if let Some(v) = self.memo.get(ptr.as_str()) {
             return Ok(v.clone());
         }
-        if self.in_progress.contains(ptr) {
+        if self.in_progress.contains(ptr.as_str()) {
             return Ok(node.clone());
         }
-        self.in_progress.insert(ptr.to_owned());
+        let key = ptr.clone();
+        self.in_progress.insert(key.clone());
         let result = self.project_uncached(node, ptr);
-        self.in_progress.remove(ptr);
+        self.in_progress.remove(&key);
         let v = result?;
-        self.memo.insert(ptr.to_owned(), v.clone());
+        self.memo.insert(key, v.clone());
         Ok(v)
     }
 
-    /// Projects the node found at `ptr` in the original document (memoized; a node whose
-    /// projection is under way comes back as the original, which is sound: it only loosens less).
-    pub(crate) fn project_at(&mut self, ptr: &str) -> Result<Value, Error> {
-        if let Some(v) = self.memo.get(ptr) {
-            return Ok(v.clone());
-        }
+    /// Projects the node found at `target` in the original document. `$ref` targets are
+    /// memoized; a node whose projection is under way comes back as the original (sound: it is
+    /// only less loose).
+    pub(crate) fn project_at(&mut self, target: &str) -> Result<Value, Error> {
         let document = self.document;
-        let Some(node) = pointer::get(document, ptr) else {
+        let Some(node) = pointer::get(document, target) else {
             return Ok(Value::Bool(true));
         };
-        if self.in_progress.contains(ptr) {
+        let mut buf = target.to_owned();
+        if self.facts.ref_targets.contains(target) {
+            return self.project(node, &mut buf);
+        }
+        if self.in_progress.contains(target) {
             return Ok(node.clone());
         }
-        self.in_progress.insert(ptr.to_owned());
-        let result = self.project_uncached(node, ptr);
-        self.in_progress.remove(ptr);
-        let v = result?;
-        self.memo.insert(ptr.to_owned(), v.clone());
-        Ok(v)
+        self.in_progress.insert(buf.clone());
+        let result = self.project_uncached(node, &mut buf);
+        self.in_progress.remove(target);
+        result
     }
 
-    fn project_uncached(&mut self, node: &Value, ptr: &str) -> Result<Value, Error> {
+    fn project_uncached(&mut self, node: &Value, ptr: &mut String) -> Result<Value, Error> {
         let Value::Object(map) = node else {
             return Ok(node.clone());
         };
         let in_scope = self.options.scope == Scope::All || ptr.is_empty();
         if in_scope && (map.contains_key("oneOf") || map.contains_key("anyOf")) {
             match identify::identify(map, ptr, self.document) {
-                Identified::Union(union) => return self.flatten_union(map, ptr, union),
+                Identified::Union(union) => {
+                    let here = ptr.clone();
+                    return self.flatten_union(map, &here, union);
+                }
                 Identified::NotUnion(Some(reason)) => {
                     self.diagnostics.record_skipped(SkippedSite {
-                        pointer: ptr.to_owned(),
+                        pointer: ptr.clone(),
                         reason,
                     });
                 }
                 Identified::NotUnion(None) => {}
             }
         }
-        let mapped =
-            keywords::map_subschemas(map, |place, child| self.project(child, &place.pointer(ptr)))?;
+        let mapped = keywords::map_subschemas(map, |place, child| {
+            let len = ptr.len();
+            place.push_onto(ptr);
+            let result = self.project(child, ptr);
+            ptr.truncate(len);
+            result
+        })?;
         Ok(Value::Object(mapped))
     }
 
@@ -201,8 +213,13 @@ impl Projector<'_> {
             .filter(|(k, _)| SIBLING_KEYWORDS.contains(&k.as_str()))
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect();
+        let mut buf = ptr.to_owned();
         let siblings = keywords::map_subschemas(&sibling_source, |place, child| {
-            self.project(child, &place.pointer(ptr))
+            let len = buf.len();
+            place.push_onto(&mut buf);
+            let result = self.project(child, &mut buf);
+            buf.truncate(len);
+            result
         })?;
         // Each branch's parts, projected (reverse order, so nested parts are memoized first).
         let mut projected: Vec<Vec<Option<Value>>> = Vec::with_capacity(union.branches.len());
@@ -215,38 +232,65 @@ impl Projector<'_> {
             }
             projected.push(values);
         }
-        let empty = Map::new();
-        let views: Vec<Vec<PartView<'_>>> = union
-            .branches
-            .iter()
-            .zip(&projected)
-            .map(|(branch, values)| {
-                branch
+        let n = union.branches.len();
+        let d = union.discriminator.as_str();
+        let permissive = self.options.open_branches == OpenBranches::Permissive;
+
+        // Fold each projected branch, keeping only owned facts so the definitions can then be
+        // moved out of the projected parts instead of copied.
+        let mut branches: Vec<BranchFacts> = Vec::with_capacity(n);
+        {
+            let empty = Map::new();
+            for (branch, values) in union.branches.iter().zip(&projected) {
+                let views: Vec<PartView<'_>> = branch
                     .parts
                     .iter()
                     .zip(values)
-                    .filter_map(|(part, value)| match (part, value) {
+                    .enumerate()
+                    .filter_map(|(origin, (part, value))| match (part, value) {
                         (Part::Siblings, _) => Some(PartView {
                             map: &siblings,
                             siblings: true,
+                            origin,
                         }),
                         (_, Some(Value::Object(m))) => Some(PartView {
                             map: m,
                             siblings: false,
+                            origin,
                         }),
                         (_, Some(Value::Bool(false))) => Some(PartView {
                             map: &empty,
                             siblings: false,
+                            origin,
                         }),
                         _ => None,
                     })
-                    .collect()
-            })
-            .collect();
-        let folded: Vec<identify::Folded<'_>> = views.iter().map(|v| identify::fold(v)).collect();
+                    .collect();
+                let folded = identify::fold(&views);
+                branches.push(BranchFacts {
+                    properties: folded
+                        .properties
+                        .iter()
+                        .map(|(name, defs)| {
+                            ((*name).to_owned(), defs.iter().map(|(o, _)| *o).collect())
+                        })
+                        .collect(),
+                    required_list: folded.required.iter().map(|r| (*r).to_owned()).collect(),
+                    required: folded.required.iter().map(|r| (*r).to_owned()).collect(),
+                    closed: folded.closed,
+                    catch_all: if permissive && !folded.closed {
+                        catch_all(&views)
+                    } else {
+                        Vec::new()
+                    },
+                    description: views
+                        .iter()
+                        .filter(|v| !v.siblings)
+                        .find_map(|v| v.map.get("description")?.as_str().map(str::to_owned)),
+                });
+            }
+        }
         let literals: Vec<Vec<Value>> = union.branches.iter().map(|b| b.literals.clone()).collect();
-        let n = folded.len();
-        let d = union.discriminator.as_str();
         let ctx = UnionContext {
             discriminator: d,
             literals: &literals,
@@ -255,68 +299,73 @@ impl Projector<'_> {
         };
 
         // Index every definition once: name → [(branch, definitions)], first-appearance order.
-        let mut order: Vec<&str> = vec![d];
-        let mut by_name: HashMap<&str, Vec<(usize, &Vec<&Value>)>> = HashMap::new();
+        let mut order: Vec<String> = vec![d.to_owned()];
+        let mut by_name: HashMap<String, Vec<Definition>> = HashMap::new();
         let mut required_count: HashMap<&str, usize> = HashMap::new();
         let mut required_order: Vec<&str> = Vec::new();
-        for (i, f) in folded.iter().enumerate() {
-            for (name, defs) in &f.properties {
-                let entry = by_name.entry(name).or_default();
-                if entry.is_empty() && *name != d {
-                    order.push(name);
-                }
-                entry.push((i, defs));
-            }
-            for name in &f.required {
-                let c = required_count.entry(name).or_insert(0);
+        for f in &branches {
+            for name in &f.required_list {
+                let c = required_count.entry(name.as_str()).or_insert(0);
                 if *c == 0 {
                     required_order.push(name);
                 }
                 *c += 1;
             }
         }
-        let required_in = |name: &str, branch: usize| folded[branch].required.contains(&name);
+        for (b, f) in branches.iter().enumerate() {
+            for (name, origins) in &f.properties {
+                let schemas: Vec<Value> = origins
+                    .iter()
+                    .map(|&o| match &mut projected[b][o] {
+                        Some(Value::Object(part)) => take_property(part, name),
+                        _ => sibling_property(&siblings, name),
+                    })
+                    .collect();
+                let definition = Definition {
+                    branch: b,
+                    schema: merge_definitions(schemas),
+                    required: f.required.contains(name),
+                };
+                match by_name.get_mut(name) {
+                    Some(defs) => defs.push(definition),
+                    None => {
+                        if name != d {
+                            order.push(name.clone());
+                        }
+                        by_name.insert(name.clone(), vec![definition]);
+                    }
+                }
+            }
+        }
 
-        // Open branches, for the permissive reading.
-        let permissive = self.options.open_branches == OpenBranches::Permissive;
-        let open: Vec<usize> = (0..n).filter(|&i| !folded[i].closed).collect();
-
+        let open: Vec<usize> = (0..n).filter(|&i| !branches[i].closed).collect();
         let mut properties = Map::with_capacity(order.len());
         for name in &order {
-            let entries = by_name.get(name).map_or(&[][..], Vec::as_slice);
-            let definitions: Vec<Definition> = entries
-                .iter()
-                .map(|(branch, defs)| Definition {
-                    branch: *branch,
-                    schema: merge_definitions(defs),
-                    required: required_in(name, *branch),
-                })
-                .collect();
-            let joined = if *name == d {
-                let texts = union
-                    .branches
+            let definitions = by_name.remove(name).unwrap_or_default();
+            let joined = if name == d {
+                let texts = branches
                     .iter()
                     .enumerate()
-                    .map(|(i, b)| (i, branch_description(b, &projected[i])))
+                    .map(|(i, b)| (i, b.description.clone()))
                     .collect();
                 join::join_discriminator(&ctx, definitions, texts)
             } else {
                 let mut extra = Vec::new();
                 if permissive {
-                    let declaring: HashSet<usize> = entries.iter().map(|(b, _)| *b).collect();
+                    let declaring: HashSet<usize> = definitions.iter().map(|d| d.branch).collect();
                     for &b in &open {
                         if !declaring.contains(&b) {
-                            extra.push(undeclared(&views[b], name));
+                            extra.push(undeclared(&branches[b].catch_all, name));
                             if extra.last() == Some(&Value::Object(Map::new())) {
                                 break;
                             }
                         }
                     }
                 }
-                let required_by_all = required_count.get(name) == Some(&n);
+                let required_by_all = required_count.get(name.as_str()) == Some(&n);
                 join::join_property(&ctx, definitions, extra, required_by_all, n)
             };
-            properties.insert((*name).to_owned(), joined);
+            properties.insert(name.clone(), joined);
         }
 
         #[cfg(feature = "fault-injection")]
@@ -330,7 +379,7 @@ impl Projector<'_> {
             }
         }
 
-        let all_closed = folded.iter().all(|f| f.closed);
+        let all_closed = branches.iter().all(|f| f.closed);
         #[cfg(feature = "fault-injection")]
         let all_closed = all_closed || fault_is(self.options, crate::fault::Fault::AlwaysClosed);
 
@@ -355,10 +404,13 @@ impl Projector<'_> {
         }
         for container in ["$defs", "definitions"] {
             if let Some(Value::Object(defs)) = node.get(container) {
-                let base = pointer::push(ptr, container);
+                let mut buf = pointer::push(ptr, container);
                 let mut projected_defs = Map::with_capacity(defs.len());
                 for (name, def) in defs {
-                    let v = self.project(def, &pointer::push(&base, name))?;
+                    let len = buf.len();
+                    pointer::push_into(&mut buf, name);
+                    let v = self.project(def, &mut buf)?;
+                    buf.truncate(len);
                     projected_defs.insert(name.clone(), v);
                 }
                 out.insert(container.to_owned(), Value::Object(projected_defs));
@@ -374,54 +426,85 @@ impl Projector<'_> {
     }
 }
 
-/// One branch's definition of a property: the single definition, or `allOf` of the parts'
-/// definitions when several parts define it (a sibling and the branch).
-fn merge_definitions(defs: &[&Value]) -> Value {
-    match defs {
-        [one] => (*one).clone(),
-        many => {
-            let mut m = Map::new();
-            m.insert(
-                "allOf".into(),
-                Value::Array(many.iter().map(|v| (*v).clone()).collect()),
-            );
-            Value::Object(m)
-        }
-    }
+/// What the join needs of one folded branch, owned.
+struct BranchFacts {
+    /// Property names in order, with the parts that define each.
+    properties: Vec<(String, Vec<usize>)>,
+    /// Required names in order (the flat `required` keeps this order)…
+    required_list: Vec<String>,
+    /// …and as a set.
+    required: HashSet<String>,
+    closed: bool,
+    /// Per part: its `patternProperties` and typed `additionalProperties` (permissive only).
+    catch_all: Vec<CatchAll>,
+    description: Option<String>,
 }
 
-/// The first description found on a branch's own parts (not the union's siblings).
-fn branch_description(branch: &identify::Branch, values: &[Option<Value>]) -> Option<String> {
-    branch
-        .parts
+/// What one part of an open branch says about undeclared keys.
+struct CatchAll {
+    patterns: Vec<(String, Value)>,
+    additional: Option<Value>,
+}
+
+fn catch_all(views: &[PartView<'_>]) -> Vec<CatchAll> {
+    views
         .iter()
-        .zip(values)
-        .filter(|(p, _)| matches!(p, Part::Node(_)))
-        .find_map(|(_, v)| v.as_ref()?.get("description")?.as_str().map(str::to_owned))
+        .map(|v| CatchAll {
+            patterns: match v.map.get("patternProperties") {
+                Some(Value::Object(p)) => p.iter().map(|(k, s)| (k.clone(), s.clone())).collect(),
+                _ => Vec::new(),
+            },
+            additional: v.map.get("additionalProperties").cloned(),
+        })
+        .collect()
+}
+
+/// Moves a property's schema out of a projected part (the part is not used again).
+fn take_property(part: &mut Map<String, Value>, name: &str) -> Value {
+    part.get_mut("properties")
+        .and_then(|p| p.get_mut(name))
+        .map_or(Value::Bool(true), Value::take)
+}
+
+/// A copy of a sibling property (siblings are shared by every branch).
+fn sibling_property(siblings: &Map<String, Value>, name: &str) -> Value {
+    siblings
+        .get("properties")
+        .and_then(|p| p.get(name))
+        .cloned()
+        .unwrap_or(Value::Bool(true))
+}
+
+/// One branch's definition of a property: the single definition, or `allOf` of the parts'
+/// definitions when several parts define it (a sibling and the branch).
+fn merge_definitions(mut defs: Vec<Value>) -> Value {
+    if defs.len() == 1 {
+        return defs.pop().unwrap_or(Value::Bool(true));
+    }
+    let mut m = Map::new();
+    m.insert("allOf".into(), Value::Array(defs));
+    Value::Object(m)
 }
 
 /// What an open branch accepts under the undeclared key `name` (SPEC §2.8, permissive): `{}`, or
 /// the `allOf` of each part's constraint (matching `patternProperties`, else a typed
 /// `additionalProperties`).
-fn undeclared(parts: &[PartView<'_>], name: &str) -> Value {
+fn undeclared(parts: &[CatchAll], name: &str) -> Value {
     let mut constraints: Vec<Value> = Vec::new();
     for part in parts {
-        let mut matched: Vec<Value> = Vec::new();
-        if let Some(Value::Object(patterns)) = part.map.get("patternProperties") {
-            for (pattern, schema) in patterns {
-                // A pattern the `regex` crate cannot compile is taken to match: adding an
-                // alternative only loosens.
-                let matches = regex::Regex::new(pattern).map_or(true, |re| re.is_match(name));
-                if matches {
-                    matched.push(schema.clone());
-                }
+        let mut matched = false;
+        for (pattern, schema) in &part.patterns {
+            // A pattern the `regex` crate cannot compile is taken to match: adding an
+            // alternative only loosens.
+            if regex::Regex::new(pattern).map_or(true, |re| re.is_match(name)) {
+                constraints.push(schema.clone());
+                matched = true;
             }
         }
-        if !matched.is_empty() {
-            constraints.extend(matched);
+        if matched {
             continue;
         }
-        match part.map.get("additionalProperties") {
+        match &part.additional {
             Some(Value::Object(schema)) => constraints.push(Value::Object(schema.clone())),
             Some(Value::Bool(false)) => return Value::Bool(false),
             _ => {}

@@ -28,7 +28,8 @@ pub(crate) struct Facts {
 pub(crate) fn check(document: &Value) -> Result<Facts, Error> {
     check_depth(document)?;
     let mut facts = Facts::default();
-    walk(document, document, "", &mut facts)?;
+    let mut ptr = String::new();
+    walk(document, document, &mut ptr, &mut facts)?;
     Ok(facts)
 }
 
@@ -42,17 +43,22 @@ fn wrong(ptr: &str, keyword: &str, expected: &'static str) -> Error {
     )
 }
 
-fn walk(document: &Value, node: &Value, ptr: &str, facts: &mut Facts) -> Result<(), Error> {
+/// `ptr` is one buffer reused for the whole walk: each step appends its tokens and truncates
+/// them afterwards, so no pointer is allocated unless an error needs it.
+fn walk(document: &Value, node: &Value, ptr: &mut String, facts: &mut Facts) -> Result<(), Error> {
     let map = match node {
         Value::Bool(_) => return Ok(()),
         Value::Object(map) => map,
-        _ => return Err(Error::new(ptr, ErrorKind::NotASchema)),
+        _ => return Err(Error::new(ptr.clone(), ErrorKind::NotASchema)),
     };
     check_keywords(document, map, ptr, facts)?;
     let mut result = Ok(());
     keywords::subschemas(map, |place, child| {
         if result.is_ok() {
-            result = walk(document, child, &place.pointer(ptr), facts);
+            let len = ptr.len();
+            place.push_onto(ptr);
+            result = walk(document, child, ptr, facts);
+            ptr.truncate(len);
         }
     });
     result

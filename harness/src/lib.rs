@@ -6,7 +6,11 @@
 pub mod generate;
 pub mod identity;
 pub mod io;
+pub mod mcp_proxy;
 pub mod model;
 pub mod oracle;
+pub mod profiles;
 pub mod render;
 pub mod sample;
+pub mod surfaces;
+pub mod tool_schema;

@@ -23,6 +23,14 @@ enum Command {
     Manifest(cli::flatten::ManifestArgs),
     /// Validate arguments with the original schema (the runtime check), with branch-aware errors.
     Validate(cli::validate::ValidateArgs),
+    /// Check tools against a provider profile: what the provider would reject, and the fix.
+    Lint(cli::lint::LintArgs),
+    /// Per profile, how many tools pass lint before and after lowering (a markdown table).
+    LintReport(cli::lint::LintReportArgs),
+    /// Write a provider's tool declarations (flattened and lowered to its profile).
+    Export(cli::export::ExportArgs),
+    /// Serve an upstream MCP server's tools, flattened and lowered, with runtime-checked calls.
+    McpProxy(cli::mcp_proxy::McpProxyArgs),
 }
 
 fn main() -> ExitCode {
@@ -31,6 +39,10 @@ fn main() -> ExitCode {
         Command::Flatten(args) => cli::flatten::run_flatten(&args),
         Command::Manifest(args) => cli::flatten::run_manifest(&args),
         Command::Validate(args) => cli::validate::run(&args),
+        Command::Lint(args) => cli::lint::run(&args),
+        Command::LintReport(args) => cli::lint::run_report(&args),
+        Command::Export(args) => cli::export::run(&args),
+        Command::McpProxy(args) => cli::mcp_proxy::run(&args),
     };
     match result {
         Ok(code) => code,

@@ -1,5 +1,8 @@
 //! One module per subcommand; each exposes its clap `Args` struct and a `run` function returning
 //! the exit code or a one-line error message.
 
+pub mod export;
 pub mod flatten;
+pub mod lint;
+pub mod mcp_proxy;
 pub mod validate;

@@ -1,0 +1,44 @@
+//! `cursor`: Cursor's MCP tool loader.
+//!
+//! Rules and their source (Cursor forum reports and changelog on MCP tool schemas): tools whose
+//! input schema uses `anyOf`, `oneOf` or `allOf` at any depth are dropped or fail to call; the
+//! root is `type: "object"` as in MCP.
+//!
+//! Lowering: local references inlined (sound), then every union replaced bottom-up by the
+//! conservative widening of SPEC §3.5 applied to all kinds, and every `allOf` by the sound merge
+//! of its parts ([`super::widen`]); the lost alternatives are named in the description. Sound.
+
+use serde_json::Value;
+
+use super::{Findings, Lowered, steps, widen};
+
+/// Lints one tool for `cursor`.
+pub fn lint(schema: &Value, findings: &mut Findings) {
+    let says = "Cursor";
+    steps::check_root_object(schema, says, findings);
+    for key in ["anyOf", "oneOf", "allOf"] {
+        steps::check_keyword_anywhere(
+            schema,
+            key,
+            "composition",
+            &format!("{says}: '{key}' in a tool schema is not supported (the tool is dropped)"),
+            "replace the union by its conservative widening, alternatives named in the description (sound)",
+            findings,
+        );
+    }
+}
+
+/// Lowers a presentation for `cursor`.
+pub fn lower(presentation: &Value) -> Lowered {
+    let mut schema = presentation.clone();
+    let mut narrowings = Vec::new();
+    steps::inline_refs(&mut schema);
+    widen::lower_compositions(&mut schema, false);
+    steps::ensure_root_object(&mut schema, &mut narrowings);
+    Lowered {
+        schema,
+        narrowings,
+        made_nullable: Vec::new(),
+        required_nullable: Vec::new(),
+    }
+}

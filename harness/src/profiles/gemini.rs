@@ -1,0 +1,293 @@
+//! `gemini`: Gemini `functionDeclarations[].parameters`, a subset of the OpenAPI 3.0 schema.
+//!
+//! Rules and their source (Gemini API reference, `Schema` and `FunctionDeclaration`):
+//! - supported fields only: `type`, `format`, `title`, `description`, `nullable`, `enum`,
+//!   `maxItems`, `minItems`, `properties`, `required`, `minProperties`, `maxProperties`,
+//!   `minLength`, `maxLength`, `pattern`, `example`, `anyOf`, `propertyOrdering`, `default`,
+//!   `items`, `minimum`, `maximum`; in particular no `additionalProperties`, `$schema`,
+//!   `$ref`/`$defs`, `const`, `exclusiveMinimum`, `multipleOf`, `propertyNames`;
+//! - `type` is one name (no type arrays; `null` is `nullable: true`); `format` is `enum` or
+//!   `date-time` for strings, `int32`/`int64`, `float`/`double` for numbers;
+//! - an array needs `items`; an object needs non-empty `properties` (the root excepted: a
+//!   function without parameters omits `parameters`, which `flatjoin export` does).
+//!
+//! Lowering (all sound): `oneOf` → `anyOf`, `allOf` merged, non-recursive `$ref` inlined,
+//! `const` → one-value `enum`, `[T, "null"]` → `nullable: true`, other type lists → `anyOf`,
+//! `exclusiveMinimum`/`exclusiveMaximum` → `minimum`/`maximum`, an object without properties →
+//! unconstrained, unsupported keywords and formats dropped. A recursive `$ref` stays and is
+//! reported.
+
+use serde_json::{Map, Value, json};
+
+use super::{Findings, Lowered, steps, walk, widen};
+
+/// The fields of Gemini's `Schema`.
+const ALLOWED: &[&str] = &[
+    "type",
+    "format",
+    "title",
+    "description",
+    "nullable",
+    "enum",
+    "maxItems",
+    "minItems",
+    "properties",
+    "required",
+    "minProperties",
+    "maxProperties",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "example",
+    "anyOf",
+    "propertyOrdering",
+    "default",
+    "items",
+    "minimum",
+    "maximum",
+];
+
+/// Kept in the lowering only while a recursive reference needs them (and reported).
+const KEPT_FOR_RECURSION: &[&str] = &["$ref", "$defs", "definitions"];
+
+fn format_ok(schema: &Value, format: &str) -> bool {
+    match schema.get("type").and_then(Value::as_str) {
+        Some("string") => matches!(format, "enum" | "date-time"),
+        Some("integer") => matches!(format, "int32" | "int64"),
+        Some("number") => matches!(format, "float" | "double"),
+        _ => false,
+    }
+}
+
+/// Lints one tool for `gemini`.
+pub fn lint(schema: &Value, findings: &mut Findings) {
+    let says = format!(
+        "Gemini: function_declarations[{}].parameters",
+        findings.tool()
+    );
+    steps::check_root_object(schema, &says, findings);
+    steps::check_array_items(schema, &says, findings);
+    walk::visit(schema, "", &mut |pointer, node| {
+        let Value::Object(map) = node else { return };
+        for key in map.keys() {
+            if ALLOWED.contains(&key.as_str()) {
+                continue;
+            }
+            let (rule, fix) = match key.as_str() {
+                "const" => ("const", "rewrite as a one-value enum (sound)"),
+                "$ref" | "$defs" | "definitions" => ("ref", "inline the reference (sound)"),
+                "additionalProperties" => {
+                    ("additional-properties", "drop it (sound: it only loosens)")
+                }
+                "exclusiveMinimum" | "exclusiveMaximum" => {
+                    ("exclusive-bound", "rewrite as minimum/maximum (sound)")
+                }
+                "oneOf" => ("one-of", "rewrite as anyOf (sound)"),
+                "allOf" => ("all-of", "merge the parts (sound)"),
+                _ => ("unsupported-keyword", "drop it (sound: it only loosens)"),
+            };
+            findings.error(
+                pointer,
+                rule,
+                format!(
+                    "{says}: Invalid JSON payload received. Unknown name \"{key}\" at '{pointer}'"
+                ),
+                fix,
+            );
+        }
+        match map.get("type") {
+            Some(Value::Array(_)) => findings.error(
+                pointer,
+                "type-array",
+                format!(
+                    "{says}: Proto field is not repeating, cannot start list (type at '{pointer}')"
+                ),
+                "[T, \"null\"] → nullable: true; other lists → anyOf (sound)",
+            ),
+            Some(Value::String(t)) if t == "null" => findings.error(
+                pointer,
+                "type-null",
+                format!("{says}: type \"null\" is not supported at '{pointer}'"),
+                "nullable: true on the other alternatives (sound)",
+            ),
+            _ => {}
+        }
+        if let Some(Value::String(format)) = map.get("format")
+            && !format_ok(node, format)
+        {
+            findings.error(
+                pointer,
+                "format",
+                format!("{says}: format '{format}' is not supported at '{pointer}'"),
+                "drop the format (sound)",
+            );
+        }
+        if !pointer.is_empty()
+            && map.get("type") == Some(&json!("object"))
+            && map
+                .get("properties")
+                .and_then(Value::as_object)
+                .is_none_or(|p| p.is_empty())
+        {
+            findings.error(
+                pointer,
+                "empty-object",
+                format!("{says}: properties: should be non-empty for OBJECT type at '{pointer}'"),
+                "drop the object type: any value (sound)",
+            );
+        }
+    });
+    for (pointer, reference) in steps::recursive_refs(schema) {
+        findings.error(
+            &pointer,
+            "recursive-ref",
+            format!("{says}: recursive reference {reference} cannot be expressed without $ref"),
+            "none: the schema is recursive",
+        );
+    }
+}
+
+/// Lowers a presentation for `gemini`.
+pub fn lower(presentation: &Value) -> Lowered {
+    let mut schema = presentation.clone();
+    let mut narrowings = Vec::new();
+    steps::ensure_root_object(&mut schema, &mut narrowings);
+    steps::one_of_to_any_of(&mut schema);
+    steps::merge_all_of(&mut schema);
+    let recursive = steps::inline_refs(&mut schema);
+    steps::add_missing_items(&mut schema);
+    walk::transform_bottom_up(&mut schema, "", &mut |pointer, node| {
+        lower_node(pointer, node)
+    });
+    let mut allowed: Vec<&str> = ALLOWED.to_vec();
+    if !recursive.is_empty() {
+        allowed.extend_from_slice(KEPT_FOR_RECURSION);
+    }
+    steps::retain_keywords(&mut schema, &allowed);
+    Lowered {
+        schema,
+        narrowings,
+        made_nullable: Vec::new(),
+        required_nullable: Vec::new(),
+    }
+}
+
+fn lower_node(pointer: &str, node: &mut Value) {
+    let Value::Object(map) = node else { return };
+    if let Some(c) = map.shift_remove("const") {
+        map.insert("enum".into(), json!([c]));
+    }
+    for (exclusive, inclusive) in [
+        ("exclusiveMinimum", "minimum"),
+        ("exclusiveMaximum", "maximum"),
+    ] {
+        if let Some(v) = map.shift_remove(exclusive)
+            && v.is_number()
+            && !map.contains_key(inclusive)
+        {
+            map.insert(inclusive.into(), v);
+        }
+    }
+    // An object without properties (a map or a free-form object): Gemini has no way to say it,
+    // so it becomes unconstrained. The root keeps its type: `export` omits empty parameters.
+    let types = walk::types(&Value::Object(map.clone()))
+        .into_iter()
+        .map(String::from)
+        .collect::<Vec<_>>();
+    let empty = map
+        .get("properties")
+        .and_then(Value::as_object)
+        .is_none_or(|p| p.is_empty());
+    if !pointer.is_empty() && types.iter().any(|t| t == "object") && empty {
+        map.shift_remove("properties");
+        map.shift_remove("required");
+        map.shift_remove("additionalProperties");
+        map.shift_remove("minProperties");
+        map.shift_remove("maxProperties");
+        map.shift_remove("type");
+        map.shift_remove("format");
+        return;
+    }
+    if let Some(Value::Array(list)) = map.get("type").cloned() {
+        let mut names: Vec<String> = list
+            .iter()
+            .filter_map(|t| t.as_str().map(String::from))
+            .collect();
+        let nullable = names.iter().any(|t| t == "null");
+        names.retain(|t| t != "null");
+        match names.len() {
+            0 => {
+                map.shift_remove("type");
+            }
+            1 => {
+                map.insert("type".into(), json!(names[0]));
+            }
+            _ => {
+                map.shift_remove("type");
+                let base = map.clone();
+                let alts: Vec<Value> = names
+                    .iter()
+                    .map(|t| {
+                        let mut alt = base.clone();
+                        alt.shift_remove("description");
+                        alt.shift_remove("title");
+                        alt.insert("type".into(), json!(t));
+                        Value::Object(alt)
+                    })
+                    .collect();
+                let mut out = Map::new();
+                for key in ["title", "description"] {
+                    if let Some(v) = map.get(key) {
+                        out.insert(key.into(), v.clone());
+                    }
+                }
+                out.insert("anyOf".into(), Value::Array(alts));
+                *map = out;
+            }
+        }
+        if nullable {
+            map.insert("nullable".into(), json!(true));
+            if let Some(Value::Array(values)) = map.get_mut("enum") {
+                values.retain(|v| !v.is_null());
+            }
+        }
+    }
+    if map.get("type") == Some(&json!("null")) {
+        map.shift_remove("type");
+        map.insert("nullable".into(), json!(true));
+    }
+    if let Some(Value::Array(alts)) = map.get_mut("anyOf") {
+        let is_null = |a: &Value| {
+            a.get("nullable") == Some(&json!(true))
+                && a.as_object().is_some_and(|o| {
+                    o.keys()
+                        .all(|k| k == "nullable" || steps::ANNOTATIONS.contains(&k.as_str()))
+                })
+        };
+        let before = alts.len();
+        alts.retain(|a| !is_null(a));
+        if alts.len() < before {
+            for alt in alts.iter_mut() {
+                if let Value::Object(a) = alt {
+                    a.insert("nullable".into(), json!(true));
+                }
+            }
+            if alts.len() == 1 {
+                let only = alts.remove(0);
+                map.shift_remove("anyOf");
+                let merged = widen::merge_all(&[Value::Object(map.clone()), only]);
+                if let Value::Object(m) = merged {
+                    *map = m;
+                }
+            } else if alts.is_empty() {
+                map.shift_remove("anyOf");
+                map.insert("nullable".into(), json!(true));
+            }
+        }
+    }
+    if let Some(Value::String(format)) = map.get("format").cloned()
+        && !format_ok(&Value::Object(map.clone()), &format)
+    {
+        map.shift_remove("format");
+    }
+}

@@ -1,0 +1,269 @@
+//! Provider profiles: what each provider accepts as a tool input schema (`lint`), and how the flat
+//! presentation is lowered to that provider's dialect (`lower`).
+//!
+//! One module per profile; each documents its rules with their source. A lowering is either sound
+//! (the lowered schema accepts every value the presentation accepts) or lists each place where it
+//! narrows in [`Lowered::narrowings`], with the argument normalizer that undoes what it can
+//! ([`normalize_arguments`]). Lint is an independent check: it never asks the lowering, so "passes
+//! lint after lowering" is a real test of the lowering.
+
+pub mod anthropic;
+pub mod anthropic_strict;
+pub mod cursor;
+pub mod gemini;
+pub mod mcp;
+pub mod openai;
+pub mod openai_strict;
+pub mod steps;
+pub mod walk;
+pub mod widen;
+
+use serde_json::{Value, json};
+
+/// A provider dialect a presentation can be checked against and lowered to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, clap::ValueEnum)]
+pub enum Profile {
+    /// OpenAI function tools, non-strict.
+    Openai,
+    /// OpenAI function tools with `strict: true` (Structured Outputs).
+    OpenaiStrict,
+    /// Anthropic Messages API tools.
+    Anthropic,
+    /// Anthropic tools with `strict: true` (structured outputs).
+    AnthropicStrict,
+    /// Gemini `functionDeclarations[].parameters` (an OpenAPI 3.0 schema subset).
+    Gemini,
+    /// An MCP `tools/list` entry as the MCP TypeScript SDK client validates it.
+    Mcp,
+    /// Cursor's tool loader: no `anyOf`/`oneOf`/`allOf` at any depth.
+    Cursor,
+}
+
+impl Profile {
+    /// Every profile, in the order reports list them.
+    pub const ALL: [Profile; 7] = [
+        Profile::Openai,
+        Profile::OpenaiStrict,
+        Profile::Anthropic,
+        Profile::AnthropicStrict,
+        Profile::Gemini,
+        Profile::Mcp,
+        Profile::Cursor,
+    ];
+
+    /// The name used on the command line and in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Profile::Openai => "openai",
+            Profile::OpenaiStrict => "openai-strict",
+            Profile::Anthropic => "anthropic",
+            Profile::AnthropicStrict => "anthropic-strict",
+            Profile::Gemini => "gemini",
+            Profile::Mcp => "mcp",
+            Profile::Cursor => "cursor",
+        }
+    }
+}
+
+/// How bad a finding is: an `Error` is something the provider rejects.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Severity {
+    /// The provider rejects the tool (or the whole request).
+    Error,
+    /// The provider accepts the tool but ignores or degrades part of it.
+    Warning,
+}
+
+/// One problem a provider would have with one tool.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Finding {
+    /// The tool's name.
+    pub tool: String,
+    /// Where, as a JSON pointer into the tool's input schema.
+    pub pointer: String,
+    /// The rule's stable identifier (for example `array-items`).
+    pub rule: &'static str,
+    /// Whether the provider rejects the tool.
+    pub severity: Severity,
+    /// What the provider would say.
+    pub message: String,
+    /// What `flatjoin export` does about it.
+    pub fix: String,
+}
+
+impl Finding {
+    /// The finding as a JSON object (the `--format json` record).
+    pub fn to_json(&self) -> Value {
+        json!({
+            "tool": self.tool,
+            "pointer": self.pointer,
+            "rule": self.rule,
+            "severity": match self.severity { Severity::Error => "error", Severity::Warning => "warning" },
+            "message": self.message,
+            "fix": self.fix,
+        })
+    }
+}
+
+/// A place where a lowering accepts fewer values than the presentation.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Narrowing {
+    /// Where, as a JSON pointer into the lowered schema.
+    pub pointer: String,
+    /// What kind of narrowing (for example `required-all`).
+    pub rule: &'static str,
+    /// A sentence saying which values no longer pass, and what undoes it.
+    pub detail: String,
+}
+
+/// A property the lowering made required and nullable: a `null` sent for it means "absent".
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NullableField {
+    /// JSON pointer of the object schema (in the lowered schema) that declares the property.
+    pub object: String,
+    /// The property's name.
+    pub field: String,
+}
+
+/// A presentation lowered to one profile.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Lowered {
+    /// The schema to show the provider.
+    pub schema: Value,
+    /// Every place where `schema` accepts less than the presentation did.
+    pub narrowings: Vec<Narrowing>,
+    /// The properties the lowering made nullable (the argument normalizer's input).
+    pub made_nullable: Vec<NullableField>,
+    /// Optional properties that already accepted `null` and were made required: a model sends
+    /// `null` where it means "absent", and that `null` is passed on as it is (the original accepts
+    /// it: the property is nullable).
+    pub required_nullable: Vec<NullableField>,
+}
+
+impl Lowered {
+    /// A lowering that only replaced the schema, soundly.
+    pub fn sound(schema: Value) -> Self {
+        Lowered {
+            schema,
+            narrowings: Vec::new(),
+            made_nullable: Vec::new(),
+            required_nullable: Vec::new(),
+        }
+    }
+}
+
+/// Collects the findings of one tool, for the profiles' `lint` functions.
+pub struct Findings {
+    tool: String,
+    list: Vec<Finding>,
+}
+
+impl Findings {
+    /// An empty collection for `tool`.
+    pub fn new(tool: &str) -> Self {
+        Findings {
+            tool: tool.to_owned(),
+            list: Vec::new(),
+        }
+    }
+
+    /// The tool's name.
+    pub fn tool(&self) -> &str {
+        &self.tool
+    }
+
+    /// Records something the provider rejects.
+    pub fn error(&mut self, pointer: &str, rule: &'static str, message: String, fix: &str) {
+        self.push(pointer, rule, Severity::Error, message, fix);
+    }
+
+    /// Records something the provider accepts but degrades.
+    pub fn warning(&mut self, pointer: &str, rule: &'static str, message: String, fix: &str) {
+        self.push(pointer, rule, Severity::Warning, message, fix);
+    }
+
+    fn push(
+        &mut self,
+        pointer: &str,
+        rule: &'static str,
+        severity: Severity,
+        message: String,
+        fix: &str,
+    ) {
+        self.list.push(Finding {
+            tool: self.tool.clone(),
+            pointer: pointer.to_owned(),
+            rule,
+            severity,
+            message,
+            fix: fix.to_owned(),
+        });
+    }
+
+    /// The findings, in the order recorded.
+    pub fn into_vec(self) -> Vec<Finding> {
+        self.list
+    }
+}
+
+/// Lints one tool's input schema against `profile`.
+pub fn lint(profile: Profile, tool: &str, schema: &Value) -> Vec<Finding> {
+    let mut findings = Findings::new(tool);
+    steps::check_tool_name(profile, tool, &mut findings);
+    match profile {
+        Profile::Openai => openai::lint(schema, &mut findings),
+        Profile::OpenaiStrict => openai_strict::lint(schema, &mut findings),
+        Profile::Anthropic => anthropic::lint(schema, &mut findings),
+        Profile::AnthropicStrict => anthropic_strict::lint(schema, &mut findings),
+        Profile::Gemini => gemini::lint(schema, &mut findings),
+        Profile::Mcp => mcp::lint(schema, &mut findings),
+        Profile::Cursor => cursor::lint(schema, &mut findings),
+    }
+    findings.into_vec()
+}
+
+/// Lints every tool of a manifest (name, input schema) against `profile`, including the limits a
+/// provider counts across all tools of one request.
+pub fn lint_tools(profile: Profile, tools: &[(String, Value)]) -> Vec<Finding> {
+    let mut all: Vec<Finding> = tools
+        .iter()
+        .flat_map(|(name, schema)| lint(profile, name, schema))
+        .collect();
+    if profile == Profile::AnthropicStrict {
+        all.extend(anthropic_strict::lint_request(tools));
+    }
+    all
+}
+
+/// Lowers a presentation (the output of the flat join) to `profile`.
+pub fn lower(profile: Profile, presentation: &Value) -> Lowered {
+    match profile {
+        Profile::Openai => openai::lower(presentation),
+        Profile::OpenaiStrict => openai_strict::lower(presentation),
+        Profile::Anthropic => anthropic::lower(presentation),
+        Profile::AnthropicStrict => anthropic_strict::lower(presentation),
+        Profile::Gemini => gemini::lower(presentation),
+        Profile::Mcp => mcp::lower(presentation),
+        Profile::Cursor => cursor::lower(presentation),
+    }
+}
+
+/// The argument normalizer: undoes the narrowings of `lowered` on arguments a model sent for it,
+/// so the runtime of the original schema sees what the original expects. Today that is one rule
+/// (openai-strict): a `null` for exactly a property the lowering made nullable becomes absent.
+/// Every other value is returned unchanged.
+pub fn normalize_arguments(lowered: &Lowered, arguments: &Value) -> Value {
+    if lowered.made_nullable.is_empty() {
+        return arguments.clone();
+    }
+    let mut out = arguments.clone();
+    openai_strict::normalize(
+        &lowered.schema,
+        "",
+        &lowered.schema,
+        &lowered.made_nullable,
+        &mut out,
+        0,
+    );
+    out
+}

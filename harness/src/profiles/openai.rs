@@ -1,0 +1,71 @@
+//! `openai`: OpenAI function tools without `strict`.
+//!
+//! Rules and their source (OpenAI API reference, "Function calling", and the API's own error
+//! messages for `tools[].function.parameters`):
+//! - the root is `type: "object"` with `properties` ("schema must be a JSON Schema of 'type:
+//!   \"object\"'", "object schema missing properties");
+//! - every array has `items` ("array schema missing items");
+//! - no `oneOf` anywhere (OpenAI documents `anyOf` only).
+//!
+//! Lowering: root union widened and typed `object` (narrowing only for non-object roots), missing
+//! `properties` added (`{}`: sound), `items: {}` added (sound), `oneOf` → `anyOf` (sound).
+
+use serde_json::{Value, json};
+
+use super::{Findings, Lowered, steps};
+
+/// Lints one tool for `openai`.
+pub fn lint(schema: &Value, findings: &mut Findings) {
+    let says = format!("OpenAI: Invalid schema for function '{}'", findings.tool());
+    steps::check_root_object(schema, &says, findings);
+    check_root_properties(schema, &says, findings);
+    steps::check_array_items(schema, &says, findings);
+    steps::check_keyword_anywhere(
+        schema,
+        "oneOf",
+        "one-of",
+        &format!("{says}: 'oneOf' is not permitted, use 'anyOf'"),
+        "rewrite oneOf as anyOf (sound)",
+        findings,
+    );
+}
+
+/// Lint: the root object declares `properties`.
+pub(crate) fn check_root_properties(schema: &Value, says: &str, findings: &mut Findings) {
+    if schema.get("type") == Some(&json!("object"))
+        && !schema.get("properties").is_some_and(Value::is_object)
+    {
+        findings.error(
+            "",
+            "root-properties",
+            format!("{says}: In context=(), object schema missing properties"),
+            "add \"properties\": {} (sound)",
+        );
+    }
+}
+
+/// Lowers a presentation for `openai`.
+pub fn lower(presentation: &Value) -> Lowered {
+    let mut schema = presentation.clone();
+    let mut narrowings = Vec::new();
+    steps::ensure_root_object(&mut schema, &mut narrowings);
+    add_root_properties(&mut schema);
+    steps::one_of_to_any_of(&mut schema);
+    steps::add_missing_items(&mut schema);
+    Lowered {
+        schema,
+        narrowings,
+        made_nullable: Vec::new(),
+        required_nullable: Vec::new(),
+    }
+}
+
+/// Adds `properties: {}` to a root object without it. Sound: an empty `properties` constrains
+/// nothing.
+pub(crate) fn add_root_properties(schema: &mut Value) {
+    if let Value::Object(map) = schema
+        && !map.get("properties").is_some_and(Value::is_object)
+    {
+        map.insert("properties".into(), json!({}));
+    }
+}

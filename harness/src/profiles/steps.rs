@@ -1,0 +1,422 @@
+//! Lowering steps and lint checks shared by several profiles. Each step is one small function
+//! named for what it does; a profile's `lower` is an ordered list of them (after schemars'
+//! transform presets). Every step says whether it is sound or records its narrowing.
+
+use serde_json::{Map, Value, json};
+
+use super::{Findings, Narrowing, Profile, walk, widen};
+
+/// Provider rules for tool names. Sources: OpenAI function calling reference (`name`: a-z, A-Z,
+/// 0-9, underscores and dashes, at most 64); Anthropic tool use (`^[a-zA-Z0-9_-]{1,64}$`); Gemini
+/// `FunctionDeclaration.name` (letters, digits, underscores, dots, colons, dashes; at most 64;
+/// starts with a letter or an underscore). MCP and Cursor take what the server sends.
+pub fn check_tool_name(profile: Profile, tool: &str, findings: &mut Findings) {
+    let (extra, provider): (&[char], &str) = match profile {
+        Profile::Openai | Profile::OpenaiStrict => (&['_', '-'], "OpenAI"),
+        Profile::Anthropic | Profile::AnthropicStrict => (&['_', '-'], "Anthropic"),
+        Profile::Gemini => (&['_', '-', '.', ':'], "Gemini"),
+        Profile::Mcp | Profile::Cursor => return,
+    };
+    let chars_ok = tool
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || extra.contains(&c));
+    let len_ok = (1..=64).contains(&tool.chars().count());
+    let start_ok = profile != Profile::Gemini
+        || tool
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_');
+    if !(chars_ok && len_ok && start_ok) {
+        findings.error(
+            "",
+            "tool-name",
+            format!(
+                "{provider}: invalid tool name {tool:?}: allowed are 1 to 64 of [a-zA-Z0-9{}]",
+                extra.iter().collect::<String>()
+            ),
+            "none: rename the tool",
+        );
+    }
+}
+
+/// Rebuilds `map` with `old` renamed to `new` in place, keeping key order.
+fn rename_key(map: &mut Map<String, Value>, old: &str, new: &str) {
+    let taken = std::mem::take(map);
+    for (k, v) in taken {
+        if k == old {
+            map.insert(new.to_owned(), v);
+        } else {
+            map.insert(k, v);
+        }
+    }
+}
+
+/// `oneOf` → `anyOf` everywhere. Sound: a value matching exactly one member matches at least one.
+/// A node with both keeps its `anyOf` and moves the `oneOf` members into an `allOf` part.
+pub fn one_of_to_any_of(schema: &mut Value) {
+    walk::transform_bottom_up(schema, "", &mut |_, node| {
+        let Value::Object(map) = node else { return };
+        if !map.contains_key("oneOf") {
+            return;
+        }
+        if map.contains_key("anyOf") {
+            if let Some(members) = map.shift_remove("oneOf") {
+                let part = json!({"anyOf": members});
+                match map.get_mut("allOf") {
+                    Some(Value::Array(all)) => all.push(part),
+                    _ => {
+                        map.insert("allOf".into(), json!([part]));
+                    }
+                }
+            }
+        } else {
+            rename_key(map, "oneOf", "anyOf");
+        }
+    });
+}
+
+/// `allOf` → the sound merge of its parts (and of the node's own keywords), everywhere.
+pub fn merge_all_of(schema: &mut Value) {
+    walk::transform_bottom_up(schema, "", &mut |_, node| {
+        let Value::Object(map) = node else { return };
+        let Some(Value::Array(parts)) = map.shift_remove("allOf") else {
+            return;
+        };
+        let mut all = vec![Value::Object(map.clone())];
+        all.extend(parts);
+        *node = widen::merge_all(&all);
+    });
+}
+
+/// Every array schema gets an `items` schema: `{}` when it had none or only `prefixItems`, the
+/// union of the tuple's members and `additionalItems` for a draft-07 tuple. Sound: `items: {}`
+/// constrains nothing, and the union accepts every member's values.
+pub fn add_missing_items(schema: &mut Value) {
+    walk::transform_bottom_up(schema, "", &mut |_, node| {
+        if !walk::is_array_schema(node) {
+            return;
+        }
+        let Value::Object(map) = node else { return };
+        match map.get("items") {
+            Some(Value::Object(_) | Value::Bool(_)) if !map.contains_key("prefixItems") => {}
+            Some(Value::Array(tuple)) => {
+                let mut members = tuple.clone();
+                members.push(map.get("additionalItems").cloned().unwrap_or(json!({})));
+                let items = if members.iter().any(is_unconstrained) {
+                    json!({})
+                } else {
+                    json!({"anyOf": members})
+                };
+                map.shift_remove("additionalItems");
+                map.insert("items".into(), items);
+            }
+            _ => {
+                map.shift_remove("prefixItems");
+                map.insert("items".into(), json!({}));
+            }
+        }
+    });
+}
+
+fn is_unconstrained(schema: &Value) -> bool {
+    match schema {
+        Value::Bool(b) => *b,
+        Value::Object(map) => map.keys().all(|k| ANNOTATIONS.contains(&k.as_str())),
+        _ => false,
+    }
+}
+
+/// Keywords that never change what a schema accepts (SPEC §1).
+pub const ANNOTATIONS: &[&str] = &[
+    "title",
+    "description",
+    "examples",
+    "default",
+    "$comment",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+];
+
+/// Makes the root a `type: "object"` schema: a union left at the root (one that was not a
+/// discriminated union, so the join kept it) becomes its conservative widening (sound); a root
+/// without `type` or with other types besides `object` is restricted to objects, which is listed
+/// as a narrowing (tool arguments are always a JSON object, so no real call is lost).
+pub fn ensure_root_object(schema: &mut Value, narrowings: &mut Vec<Narrowing>) {
+    if let Value::Bool(_) = schema {
+        *schema = json!({"type": "object"});
+        narrowings.push(Narrowing {
+            pointer: String::new(),
+            rule: "root-object",
+            detail: "a boolean root schema became {\"type\": \"object\"}: non-object values no longer pass (tool arguments are always objects)".into(),
+        });
+        return;
+    }
+    widen::lower_compositions(schema, true);
+    let Value::Object(map) = schema else { return };
+    let types = match map.get("type") {
+        Some(Value::String(t)) => vec![t.clone()],
+        Some(Value::Array(list)) => list
+            .iter()
+            .filter_map(|t| t.as_str().map(String::from))
+            .collect(),
+        _ => Vec::new(),
+    };
+    if types == ["object"] {
+        return;
+    }
+    if types.is_empty() || types.iter().any(|t| t == "object") {
+        let had = map.get("type").cloned();
+        map.insert("type".into(), json!("object"));
+        narrowings.push(Narrowing {
+            pointer: String::new(),
+            rule: "root-object",
+            detail: format!(
+                "root type {} became \"object\": non-object values no longer pass (tool arguments are always objects)",
+                had.map_or_else(|| "(none)".to_owned(), |t| t.to_string())
+            ),
+        });
+    }
+}
+
+/// Closes every object schema (`additionalProperties: false`, `properties` present). A narrowing
+/// wherever the object was open (a value with an undeclared key no longer passes): each one is
+/// listed. `patternProperties` and a typed catch-all are dropped with it.
+pub fn close_objects(schema: &mut Value, narrowings: &mut Vec<Narrowing>) {
+    walk::transform_bottom_up(schema, "", &mut |pointer, node| {
+        if !walk::is_object_schema(node) {
+            return;
+        }
+        let Value::Object(map) = node else { return };
+        let open = map.get("additionalProperties") != Some(&Value::Bool(false))
+            || map.contains_key("patternProperties")
+            || map.contains_key("unevaluatedProperties");
+        if open {
+            let what = match map.get("additionalProperties") {
+                Some(Value::Object(_)) => "a typed catch-all (map) was closed",
+                _ if map.contains_key("patternProperties") => "patternProperties were closed",
+                _ => "an open object was closed",
+            };
+            narrowings.push(Narrowing {
+                pointer: pointer.to_owned(),
+                rule: "closed-object",
+                detail: format!("{what}: a value with an undeclared key no longer passes"),
+            });
+            map.shift_remove("patternProperties");
+            map.shift_remove("unevaluatedProperties");
+            map.insert("additionalProperties".into(), Value::Bool(false));
+        }
+        if !map.contains_key("properties") {
+            map.insert("properties".into(), json!({}));
+        }
+    });
+}
+
+/// Keeps only the keywords in `allowed` on every schema node (subschemas are reached through the
+/// kept keywords only). Sound when `allowed` never keeps a keyword whose meaning depends on one it
+/// drops: the callers convert `prefixItems` and `patternProperties` first.
+pub fn retain_keywords(schema: &mut Value, allowed: &[&str]) {
+    walk::transform_bottom_up(schema, "", &mut |_, node| {
+        if let Value::Object(map) = node {
+            map.retain(|k, _| allowed.contains(&k.as_str()));
+        }
+    });
+}
+
+/// Lint: every keyword outside `allowed` is a finding.
+pub fn check_keywords(
+    schema: &Value,
+    allowed: &[&str],
+    provider: &str,
+    fix: &str,
+    findings: &mut Findings,
+) {
+    walk::visit(schema, "", &mut |pointer, node| {
+        if let Value::Object(map) = node {
+            for key in map.keys() {
+                if !allowed.contains(&key.as_str()) {
+                    findings.error(
+                        pointer,
+                        "unsupported-keyword",
+                        format!("{provider}: keyword '{key}' is not supported"),
+                        fix,
+                    );
+                }
+            }
+        }
+    });
+}
+
+/// Lint: the root must be `type: "object"`.
+pub fn check_root_object(schema: &Value, provider_says: &str, findings: &mut Findings) {
+    if schema.get("type") != Some(&json!("object")) {
+        let got = schema
+            .get("type")
+            .map_or_else(|| "None".to_owned(), Value::to_string);
+        findings.error(
+            "",
+            "root-type-object",
+            format!("{provider_says}: schema must be a JSON Schema of 'type: \"object\"', got 'type: {got}'"),
+            "flatten the root union into one object (flat join), widen a remaining union, set type \"object\"",
+        );
+    }
+}
+
+/// Lint: composition keywords (`keys`) at the root.
+pub fn check_root_composition(
+    schema: &Value,
+    keys: &[&str],
+    provider_says: &str,
+    findings: &mut Findings,
+) {
+    for key in keys {
+        if schema.get(*key).is_some() {
+            findings.error(
+                "",
+                "root-composition",
+                format!("{provider_says}: input_schema does not support {key} at the top level"),
+                "flatten the root union into one object (flat join), widen a remaining union",
+            );
+        }
+    }
+}
+
+/// Lint: every array schema has an `items` schema.
+pub fn check_array_items(schema: &Value, provider_says: &str, findings: &mut Findings) {
+    walk::visit(schema, "", &mut |pointer, node| {
+        if walk::is_array_schema(node)
+            && !matches!(node.get("items"), Some(Value::Object(_) | Value::Bool(_)))
+        {
+            findings.error(
+                pointer,
+                "array-items",
+                format!("{provider_says}: In context=({pointer}), array schema missing items"),
+                "add \"items\": {} (accepts every element: sound)",
+            );
+        }
+    });
+}
+
+/// Lint: a composition keyword anywhere.
+pub fn check_keyword_anywhere(
+    schema: &Value,
+    key: &str,
+    rule: &'static str,
+    message: &str,
+    fix: &str,
+    findings: &mut Findings,
+) {
+    walk::visit(schema, "", &mut |pointer, node| {
+        if node.get(key).is_some() {
+            findings.error(pointer, rule, message.to_owned(), fix);
+        }
+    });
+}
+
+/// Lint: objects must be closed (`additionalProperties: false`).
+pub fn check_closed_objects(schema: &Value, provider_says: &str, findings: &mut Findings) {
+    walk::visit(schema, "", &mut |pointer, node| {
+        if walk::is_object_schema(node)
+            && node.get("additionalProperties") != Some(&Value::Bool(false))
+        {
+            findings.error(
+                pointer,
+                "additional-properties-false",
+                format!("{provider_says}: 'additionalProperties' is required to be supplied and to be false"),
+                "set additionalProperties: false (narrowing: undeclared keys no longer pass)",
+            );
+        }
+    });
+}
+
+/// Finds local `$ref`s that are part of a cycle (reachable from their own target).
+pub fn recursive_refs(schema: &Value) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    walk::visit(schema, "", &mut |pointer, node| {
+        if let Some(Value::String(reference)) = node.get("$ref")
+            && reaches(schema, reference, reference, &mut Vec::new())
+        {
+            out.push((pointer.to_owned(), reference.clone()));
+        }
+    });
+    out
+}
+
+/// Whether the subschema at `from` (a `#...` reference) contains a `$ref` to `target`, directly
+/// or through other references.
+fn reaches(root: &Value, from: &str, target: &str, seen: &mut Vec<String>) -> bool {
+    if seen.iter().any(|s| s == from) {
+        return false;
+    }
+    seen.push(from.to_owned());
+    let Some(node) = walk::resolve(root, from) else {
+        return false;
+    };
+    let mut found = false;
+    walk::visit(node, "", &mut |_, n| {
+        if found {
+            return;
+        }
+        if let Some(Value::String(r)) = n.get("$ref") {
+            if r == target {
+                found = true;
+            } else if r.starts_with('#') {
+                found = reaches(root, r, target, seen);
+            }
+        }
+    });
+    found
+}
+
+/// Inlines every local `$ref` that is not part of a cycle (its siblings merged soundly with the
+/// target); a recursive reference stays, and so do `$defs`/`definitions` while one does. Sound:
+/// the inlined schema is the referenced one. Returns the recursive references left.
+pub fn inline_refs(schema: &mut Value) -> Vec<(String, String)> {
+    let recursive = recursive_refs(schema);
+    let root = schema.clone();
+    let recursive_targets: Vec<String> = recursive.iter().map(|(_, r)| r.clone()).collect();
+    inline_node(schema, &root, &recursive_targets, 0);
+    let left = recursive_refs(schema);
+    let mut any_ref = false;
+    walk::visit(schema, "", &mut |pointer, node| {
+        let in_defs = pointer.starts_with("/$defs") || pointer.starts_with("/definitions");
+        any_ref |= !in_defs && node.get("$ref").is_some();
+    });
+    if !any_ref && let Value::Object(map) = schema {
+        map.shift_remove("$defs");
+        map.shift_remove("definitions");
+    }
+    left
+}
+
+/// Inlining depth past which a reference is left as it is (a guard against exponential growth).
+const MAX_INLINE_DEPTH: usize = 32;
+
+fn inline_node(node: &mut Value, root: &Value, recursive: &[String], depth: usize) {
+    if depth > MAX_INLINE_DEPTH {
+        return;
+    }
+    let target = match node.get("$ref") {
+        Some(Value::String(r)) if !recursive.contains(r) => walk::resolve(root, r).cloned(),
+        _ => None,
+    };
+    if let (Some(mut target), Value::Object(map)) = (target, &mut *node) {
+        inline_node(&mut target, root, recursive, depth + 1);
+        let mut rest = map.clone();
+        rest.shift_remove("$ref");
+        if rest.is_empty() {
+            *node = target;
+        } else {
+            let mut siblings = Value::Object(rest);
+            inline_node(&mut siblings, root, recursive, depth + 1);
+            *node = widen::merge_all(&[siblings, target]);
+        }
+        return;
+    }
+    walk::for_each_child_mut(node, &mut |suffix, child| {
+        if suffix.starts_with("/$defs") || suffix.starts_with("/definitions") {
+            return;
+        }
+        inline_node(child, root, recursive, depth);
+    });
+}

@@ -1,0 +1,274 @@
+//! The criterion benchmark of the flat presentation join.
+//!
+//! Every case (each synthetic shape of `cases::synthetic_cases`, each file under `corpus/`) is one
+//! criterion group `synthetic/<id>` or `corpus/<path>` with the operations of `cases::Op`: the join
+//! (owned and borrowed) and its baselines, timed in the same run so the report can state ratios.
+//! Before timing, a memory pass runs each case once under the counting allocator and writes the
+//! run record (`flatjoin-run.json`) beside criterion's output.
+//!
+//! `cargo bench -p flatjoin-benches` measures the full profile (about 15 minutes on 2 cores);
+//! with `FLATJOIN_BENCH_PROFILE=smoke` it measures small shapes with minimal times, for CI.
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{BatchSize, Criterion, SamplingMode};
+use flatjoin::Options;
+use flatjoin_benches::alloc::{CountingAlloc, measure};
+use flatjoin_benches::cases::{self, Op, Profile};
+use flatjoin_benches::corpus::{self, CorpusCase};
+use flatjoin_benches::naive::naive_join;
+use flatjoin_benches::run::{CaseRecord, RunRecord, criterion_home};
+use flatjoin_benches::shape::{DISCRIMINATOR, ShapeSpec, node_count};
+use serde_json::Value;
+
+#[global_allocator]
+static ALLOC: CountingAlloc = CountingAlloc;
+
+/// Criterion settings for one kind of case.
+struct Timing {
+    warm_up: Duration,
+    measurement: Duration,
+    samples: usize,
+}
+
+fn timing(profile: Profile, corpus: bool) -> Timing {
+    match (profile, corpus) {
+        (Profile::Full, false) => Timing {
+            warm_up: Duration::from_millis(500),
+            measurement: Duration::from_secs(2),
+            samples: 15,
+        },
+        (Profile::Full, true) => Timing {
+            warm_up: Duration::from_millis(200),
+            measurement: Duration::from_millis(600),
+            samples: 20,
+        },
+        (Profile::Smoke, _) => Timing {
+            warm_up: Duration::from_millis(5),
+            measurement: Duration::from_millis(20),
+            samples: 10,
+        },
+    }
+}
+
+/// One case to time: its inputs (one schema, or a manifest's tool schemas) and presentations.
+struct Case {
+    group: String,
+    inputs: Vec<Value>,
+    presentations: Vec<Value>,
+    /// The root union to hand the naive join, when it is timed on this case.
+    naive: Option<Value>,
+    corpus: bool,
+}
+
+fn flatten_all(
+    inputs: &[Value],
+    options: &Options,
+) -> Result<Vec<flatjoin::Flattened>, flatjoin::Error> {
+    inputs
+        .iter()
+        .map(|schema| flatjoin::flatten(schema, options))
+        .collect()
+}
+
+/// Builds the case and its run record (sizes and memory, measured once, untimed).
+fn prepare(
+    group: String,
+    inputs: Vec<Value>,
+    naive: bool,
+    corpus: bool,
+) -> Result<(Case, CaseRecord), String> {
+    let options = Options::default();
+    let flattened =
+        flatten_all(&inputs, &options).map_err(|error| format!("flatten failed: {error}"))?;
+    let presentations: Vec<Value> = flattened.iter().map(|f| f.schema.clone()).collect();
+    let (_, clone) = measure(|| black_box(inputs.clone()));
+    let (_, join) = measure(|| black_box(flatten_all(&inputs, &options)));
+    let copy = inputs.clone();
+    let (_, join_owned) = measure(move || {
+        black_box(
+            copy.into_iter()
+                .map(|s| flatjoin::flatten_owned(s, &options))
+                .collect::<Vec<_>>(),
+        )
+    });
+    let bytes = |values: &[Value]| -> u64 {
+        values
+            .iter()
+            .map(|v| serde_json::to_vec(v).map_or(0, |b| b.len() as u64))
+            .sum()
+    };
+    let record = CaseRecord {
+        group: group.clone(),
+        input_bytes: bytes(&inputs),
+        input_nodes: inputs.iter().map(node_count).sum::<usize>() as u64,
+        schemas: inputs.len() as u64,
+        output_bytes: bytes(&presentations),
+        output_nodes: presentations.iter().map(node_count).sum::<usize>() as u64,
+        flattened_sites: flattened
+            .iter()
+            .map(|f| f.diagnostics.flattened.len() as u64)
+            .sum(),
+        clone: clone.into(),
+        join: join.into(),
+        join_owned: join_owned.into(),
+    };
+    let naive = if naive { inputs.first().cloned() } else { None };
+    Ok((
+        Case {
+            group,
+            inputs,
+            presentations,
+            naive,
+            corpus,
+        },
+        record,
+    ))
+}
+
+fn bench_case(criterion: &mut Criterion, case: &Case, profile: Profile) {
+    let options = Options::default();
+    let timing = timing(profile, case.corpus);
+    let mut group = criterion.benchmark_group(&case.group);
+    group
+        .sampling_mode(SamplingMode::Flat)
+        .warm_up_time(timing.warm_up)
+        .measurement_time(timing.measurement)
+        .sample_size(timing.samples);
+    let inputs = &case.inputs;
+
+    group.bench_function(Op::JoinOwned.name(), |b| {
+        b.iter_batched(
+            || inputs.clone(),
+            |owned| {
+                owned
+                    .into_iter()
+                    .map(|s| flatjoin::flatten_owned(s, &options))
+                    .collect::<Vec<_>>()
+            },
+            BatchSize::LargeInput,
+        );
+    });
+    group.bench_function(Op::Join.name(), |b| {
+        b.iter_with_large_drop(|| flatten_all(black_box(inputs), &options));
+    });
+    group.bench_function(Op::Clone.name(), |b| {
+        b.iter_with_large_drop(|| black_box(inputs).clone());
+    });
+    let presentations = &case.presentations;
+    group.bench_function(Op::Serialize.name(), |b| {
+        b.iter_with_large_drop(|| {
+            black_box(presentations)
+                .iter()
+                .map(serde_json::to_vec)
+                .collect::<Result<Vec<_>, _>>()
+        });
+    });
+    match presentations
+        .iter()
+        .map(jsonschema::validator_for)
+        .collect::<Result<Vec<_>, _>>()
+    {
+        Ok(_) => {
+            group.bench_function(Op::Compile.name(), |b| {
+                b.iter_with_large_drop(|| {
+                    black_box(presentations)
+                        .iter()
+                        .map(jsonschema::validator_for)
+                        .collect::<Vec<_>>()
+                });
+            });
+        }
+        Err(error) => {
+            eprintln!(
+                "flatjoin-benches: {}: the presentation does not compile, `compile` skipped: {error}",
+                case.group
+            );
+        }
+    }
+    if let Some(original) = &case.naive {
+        group.bench_function(Op::Naive.name(), |b| {
+            b.iter_with_large_drop(|| naive_join(black_box(original), DISCRIMINATOR));
+        });
+    }
+    group.finish();
+}
+
+fn main() {
+    // `cargo bench` passes `--bench`; without it (`cargo test --benches`, `--list`) criterion only
+    // checks that each benchmark runs once, on the small smoke shapes unless a profile is named,
+    // and the run record of a real run must not be overwritten.
+    let benching = std::env::args().any(|a| a == "--bench");
+    let profile = match std::env::var("FLATJOIN_BENCH_PROFILE") {
+        Ok(name) => match Profile::from_name(&name) {
+            Some(profile) => profile,
+            None => {
+                eprintln!(
+                    "flatjoin-benches: FLATJOIN_BENCH_PROFILE must be `full` or `smoke`, not {name:?}"
+                );
+                std::process::exit(2);
+            }
+        },
+        Err(_) if benching => Profile::Full,
+        Err(_) => Profile::Smoke,
+    };
+    let mut criterion = Criterion::default().configure_from_args();
+
+    let corpus = match corpus::load_corpus(&corpus::corpus_dir()) {
+        Ok(corpus) => corpus,
+        Err(error) => {
+            eprintln!("flatjoin-benches: reading the corpus: {error}");
+            std::process::exit(2);
+        }
+    };
+    let mut record = RunRecord::capture(profile.name());
+    record.skipped = corpus
+        .skipped
+        .iter()
+        .map(|s| format!("{}: {}", s.id, s.reason))
+        .collect();
+    let synthetic = cases::synthetic_cases(profile)
+        .into_iter()
+        .map(|spec: ShapeSpec| {
+            (
+                cases::synthetic_group(&spec),
+                vec![spec.build()],
+                cases::times_naive(&spec),
+                false,
+            )
+        });
+    let real = corpus
+        .cases
+        .into_iter()
+        .map(|c: CorpusCase| (cases::corpus_group(&c.id), c.schemas, false, true));
+    let mut prepared = Vec::new();
+    for (group, inputs, naive, is_corpus) in synthetic.chain(real) {
+        match prepare(group.clone(), inputs, naive, is_corpus) {
+            Ok((case, case_record)) => {
+                record.cases.push(case_record);
+                prepared.push(case);
+            }
+            Err(reason) => {
+                eprintln!("flatjoin-benches: {group}: {reason}; case skipped");
+                record.skipped.push(format!("{group}: {reason}"));
+            }
+        }
+    }
+    let home = criterion_home();
+    if benching && let Err(error) = record.write(&home) {
+        eprintln!("flatjoin-benches: {error}");
+        std::process::exit(2);
+    }
+    for case in &prepared {
+        bench_case(&mut criterion, case, profile);
+    }
+    if benching {
+        record.finish();
+        if let Err(error) = record.write(&home) {
+            eprintln!("flatjoin-benches: {error}");
+            std::process::exit(2);
+        }
+    }
+    criterion.final_summary();
+}

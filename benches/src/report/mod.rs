@@ -1,0 +1,292 @@
+//! The report generator: criterion's estimates and the run record in, `join-cost.md` and its SVG
+//! plots out.
+//!
+//! [`analyse`] turns the raw medians into slices with fitted exponents and the three targets of
+//! issue 5; [`markdown`] and [`plot`] only render that analysis. Timing targets are reported,
+//! never asserted: a missed target is a line in the report with the measured figure.
+
+pub mod estimates;
+pub mod fit;
+pub mod markdown;
+pub mod plot;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use crate::cases::{self, Axis, Op, Profile, Slice};
+use crate::run::{CaseRecord, RunRecord};
+use crate::shape::ShapeSpec;
+use estimates::Results;
+use fit::Fit;
+
+/// The command that produces the report, named at the top of every generated file. It is spelled
+/// without `--` (the crate's one bench and one binary need no `--bench`/`--bin`, and `-r` is
+/// `--release`) because an XML comment may not contain a double hyphen.
+pub const COMMAND: &str = "cargo bench -p flatjoin-benches && cargo run -r -p flatjoin-benches";
+
+/// Target: the largest scaling exponent of the join in N and in P.
+pub const MAX_EXPONENT: f64 = 1.1;
+/// Target: the largest join / deep-clone ratio on a synthetic shape with N ≥ [`CLONE_TARGET_FROM_N`].
+pub const MAX_CLONE_RATIO: f64 = 2.0;
+/// The smallest N the clone-ratio target applies to.
+pub const CLONE_TARGET_FROM_N: usize = 32;
+/// Target: the largest join / validator-compile ratio.
+pub const MAX_COMPILE_RATIO: f64 = 0.10;
+/// Exponents in N are fitted from this N upwards (constant per-call costs dominate below), when
+/// at least three points remain; otherwise over every point.
+pub const FIT_FROM_N: f64 = 32.0;
+
+/// One measured case: its medians and its run record.
+#[derive(Debug, Clone)]
+pub struct Row {
+    /// The criterion group.
+    pub group: String,
+    /// The synthetic shape, `None` for a corpus file.
+    pub spec: Option<ShapeSpec>,
+    /// Median nanoseconds per operation that ran.
+    pub times: BTreeMap<Op, f64>,
+    /// Sizes and memory, when the run record has them.
+    pub record: Option<CaseRecord>,
+}
+
+impl Row {
+    /// `times[a] / times[b]` when both ran.
+    pub fn ratio(&self, a: Op, b: Op) -> Option<f64> {
+        Some(self.times.get(&a)? / self.times.get(&b)?)
+    }
+}
+
+/// One slice with its rows and the exponents fitted along its axis.
+#[derive(Debug, Clone)]
+pub struct SliceAnalysis {
+    /// The slice.
+    pub slice: Slice,
+    /// Its cases, in axis order.
+    pub rows: Vec<Row>,
+    /// Fitted exponent per operation (scaling axes only).
+    pub fits: BTreeMap<Op, Fit>,
+}
+
+/// Whether a target was met, with the figure that decides it.
+#[derive(Debug, Clone)]
+pub struct TargetCheck {
+    /// What the target says.
+    pub target: String,
+    /// The deciding measured figure and where it was measured.
+    pub measured: String,
+    /// `None` when nothing was measured to decide it.
+    pub met: Option<bool>,
+}
+
+/// Everything the report shows.
+#[derive(Debug, Clone)]
+pub struct Analysis {
+    /// The run record.
+    pub run: RunRecord,
+    /// The profile the run used.
+    pub profile: Profile,
+    /// The synthetic slices.
+    pub slices: Vec<SliceAnalysis>,
+    /// Every distinct synthetic case, in slice order.
+    pub synthetic: Vec<Row>,
+    /// Every corpus file measured.
+    pub corpus: Vec<Row>,
+    /// The targets of issue 5.
+    pub targets: Vec<TargetCheck>,
+}
+
+fn row(results: &Results, run: &RunRecord, group: String, spec: Option<ShapeSpec>) -> Row {
+    let times = Op::ALL
+        .into_iter()
+        .filter_map(|op| Some((op, results.median(&group, op.name())?)))
+        .collect();
+    let record = run.cases.iter().find(|c| c.group == group).cloned();
+    Row {
+        group,
+        spec,
+        times,
+        record,
+    }
+}
+
+/// The exponent fits along `slice` for every operation measured at two or more points.
+fn fit_slice(slice: &Slice, rows: &[Row]) -> BTreeMap<Op, Fit> {
+    let mut fits = BTreeMap::new();
+    if !slice.axis.is_scaling() {
+        return fits;
+    }
+    for op in Op::ALL {
+        let points: Vec<(f64, f64)> = slice
+            .specs
+            .iter()
+            .zip(rows)
+            .filter_map(|(spec, row)| Some((slice.axis.of(spec), *row.times.get(&op)?)))
+            .collect();
+        let upper: Vec<(f64, f64)> = points
+            .iter()
+            .copied()
+            .filter(|p| p.0 >= FIT_FROM_N)
+            .collect();
+        let chosen = if slice.axis == Axis::Branches && upper.len() >= 3 {
+            upper
+        } else {
+            points
+        };
+        if let Some(fit) = fit::power_law(&chosen) {
+            fits.insert(op, fit);
+        }
+    }
+    fits
+}
+
+/// Builds the analysis from criterion's results and the run record.
+pub fn analyse(results: &Results, run: RunRecord) -> Result<Analysis, String> {
+    let profile = Profile::from_name(&run.profile)
+        .ok_or_else(|| format!("run record names an unknown profile {:?}", run.profile))?;
+    let slices: Vec<SliceAnalysis> = cases::slices(profile)
+        .into_iter()
+        .map(|slice| {
+            let rows: Vec<Row> = slice
+                .specs
+                .iter()
+                .map(|spec| row(results, &run, cases::synthetic_group(spec), Some(*spec)))
+                .collect();
+            let fits = fit_slice(&slice, &rows);
+            SliceAnalysis { slice, rows, fits }
+        })
+        .collect();
+    let synthetic: Vec<Row> = cases::synthetic_cases(profile)
+        .iter()
+        .map(|spec| row(results, &run, cases::synthetic_group(spec), Some(*spec)))
+        .collect();
+    let corpus: Vec<Row> = results
+        .groups()
+        .into_iter()
+        .filter(|g| g.starts_with("corpus/"))
+        .map(|g| row(results, &run, g.to_owned(), None))
+        .collect();
+    let targets = check_targets(&slices, &synthetic, &corpus);
+    Ok(Analysis {
+        run,
+        profile,
+        slices,
+        synthetic,
+        corpus,
+        targets,
+    })
+}
+
+fn verdict(met: bool) -> Option<bool> {
+    Some(met)
+}
+
+fn check_targets(slices: &[SliceAnalysis], synthetic: &[Row], corpus: &[Row]) -> Vec<TargetCheck> {
+    let mut targets = Vec::new();
+
+    for slice in slices.iter().filter(|s| s.slice.axis.is_scaling()) {
+        let axis = if slice.slice.axis == Axis::Branches {
+            "N"
+        } else {
+            "P"
+        };
+        let target = format!(
+            "exponent of join time in {axis} ≤ {MAX_EXPONENT} (`{}`)",
+            slice.slice.name
+        );
+        match slice.fits.get(&Op::JoinOwned) {
+            Some(fit) => {
+                let borrowed = slice.fits.get(&Op::Join).map_or(String::new(), |f| {
+                    format!("; borrowed `flatten`: {:.2}", f.exponent)
+                });
+                targets.push(TargetCheck {
+                    target,
+                    measured: format!(
+                        "{:.2} ({axis} = {}…{}, {} points, r² = {:.3}){borrowed}",
+                        fit.exponent, fit.from, fit.to, fit.points, fit.r_squared
+                    ),
+                    met: verdict(fit.exponent <= MAX_EXPONENT),
+                });
+            }
+            None => targets.push(TargetCheck {
+                target,
+                measured: "not measured".to_owned(),
+                met: None,
+            }),
+        }
+    }
+
+    let at_scale: Vec<(&Row, f64)> = synthetic
+        .iter()
+        .filter(|r| r.spec.is_some_and(|s| s.branches >= CLONE_TARGET_FROM_N))
+        .filter_map(|r| Some((r, r.ratio(Op::JoinOwned, Op::Clone)?)))
+        .collect();
+    let target = format!(
+        "join ≤ {MAX_CLONE_RATIO}× deep clone on every synthetic shape with N ≥ {CLONE_TARGET_FROM_N}"
+    );
+    targets.push(worst_of(target, &at_scale, MAX_CLONE_RATIO, |r| {
+        format!("{r:.2}×")
+    }));
+
+    for (name, rows) in [("synthetic shape", synthetic), ("corpus file", corpus)] {
+        let ratios: Vec<(&Row, f64)> = rows
+            .iter()
+            .filter_map(|r| Some((r, r.ratio(Op::JoinOwned, Op::Compile)?)))
+            .collect();
+        let target = format!(
+            "join ≤ {:.0} % of validator compile on every {name}",
+            MAX_COMPILE_RATIO * 100.0
+        );
+        targets.push(worst_of(target, &ratios, MAX_COMPILE_RATIO, |r| {
+            format!("{:.1} %", r * 100.0)
+        }));
+    }
+    targets
+}
+
+fn worst_of(
+    target: String,
+    ratios: &[(&Row, f64)],
+    limit: f64,
+    show: impl Fn(f64) -> String,
+) -> TargetCheck {
+    let Some((worst_row, worst)) = ratios.iter().copied().max_by(|a, b| a.1.total_cmp(&b.1)) else {
+        return TargetCheck {
+            target,
+            measured: "not measured".to_owned(),
+            met: None,
+        };
+    };
+    let missed = ratios.iter().filter(|(_, r)| *r > limit).count();
+    let measured = format!(
+        "worst {} (`{}`); {missed} of {} cases over",
+        show(worst),
+        worst_row.group,
+        ratios.len()
+    );
+    TargetCheck {
+        target,
+        measured,
+        met: verdict(worst <= limit),
+    }
+}
+
+/// Reads the results in `criterion_dir` and writes `join-cost.md` and `join-cost/*.svg` into
+/// `out_dir`. Returns the analysis for the caller to summarize.
+pub fn generate(criterion_dir: &Path, out_dir: &Path) -> Result<Analysis, String> {
+    let run = RunRecord::read(criterion_dir)?;
+    let results = Results::load(criterion_dir)?;
+    if results.is_empty() {
+        return Err(format!(
+            "no criterion results under {}",
+            criterion_dir.display()
+        ));
+    }
+    let analysis = analyse(&results, run)?;
+    let plots_dir = out_dir.join(markdown::PLOTS_DIR);
+    std::fs::create_dir_all(&plots_dir).map_err(|e| format!("{}: {e}", plots_dir.display()))?;
+    let plots = plot::write_all(&analysis, &plots_dir)?;
+    let text = markdown::render(&analysis, &plots);
+    let path = out_dir.join(markdown::REPORT_FILE);
+    std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(analysis)
+}

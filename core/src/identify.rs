@@ -227,8 +227,9 @@ pub(crate) fn identify(node: &Map<String, Value>, ptr: &str, document: &Value) -
         (None, Some(Value::Array(m))) => ("anyOf", m),
         _ => return Identified::NotUnion(None),
     };
-    let near_miss = is_near_miss(members, document);
-    let skip = |reason: SkipReason| Identified::NotUnion(near_miss.then_some(reason));
+    let skip = |reason: SkipReason| {
+        Identified::NotUnion(is_near_miss(members, document).then_some(reason))
+    };
     if members.len() < 2 {
         return Identified::NotUnion(None);
     }

@@ -46,6 +46,12 @@ pub(crate) struct Definition {
 impl UnionContext<'_> {
     /// `"a"`, `"a" or "b"`, `"a", "b" or "c"`: the literals of the given branches.
     fn values_of(&self, branches: &[usize]) -> String {
+        // The common case, one branch with one literal, without a set or a list.
+        if let [b] = branches {
+            if let [v] = self.literals[*b].as_slice() {
+                return v.to_string();
+            }
+        }
         let mut seen = HashSet::new();
         let texts: Vec<String> = branches
             .iter()
@@ -154,22 +160,20 @@ fn with_annotations(schema: Value, title: Option<Value>, description: Option<Str
     if title.is_none() && description.is_none() {
         return schema;
     }
-    let body = match schema {
+    let mut body = match schema {
         Value::Object(map) => map,
         Value::Bool(true) => Map::new(),
         other => return other,
     };
-    let mut out = Map::with_capacity(body.len() + 2);
+    let mut at = 0;
     if let Some(t) = title {
-        out.insert("title".into(), t);
+        body.shift_insert(at, "title".into(), t);
+        at += 1;
     }
     if let Some(d) = description {
-        out.insert("description".into(), Value::String(d));
+        body.shift_insert(at, "description".into(), Value::String(d));
     }
-    for (k, v) in body {
-        out.entry(k).or_insert(v);
-    }
-    Value::Object(out)
+    Value::Object(body)
 }
 
 /// Joins the definitions of property `name` (SPEC §3). `extra` holds what open branches that do

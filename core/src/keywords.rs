@@ -22,8 +22,10 @@ pub(crate) enum Slot {
     MapOfSchemaOrNames,
 }
 
-/// Keywords whose values are (or contain) subschemas.
-pub(crate) const SUBSCHEMA_KEYWORDS: &[(&str, Slot)] = &[
+/// Keywords whose values are (or contain) subschemas: the readable list that [`slot`]'s `match`
+/// must agree with (checked by `slot_table_matches_match`).
+#[cfg(test)]
+const SUBSCHEMA_KEYWORDS: &[(&str, Slot)] = &[
     ("properties", Slot::Map),
     ("patternProperties", Slot::Map),
     ("additionalProperties", Slot::Single),
@@ -124,15 +126,6 @@ impl<'a> Place<'a> {
             }
         }
     }
-
-    /// The child's pointer under `parent`.
-    pub(crate) fn pointer(&self, parent: &str) -> String {
-        match self {
-            Place::Direct(k) => pointer::push(parent, k),
-            Place::Index(k, i) => pointer::push_index(&pointer::push(parent, k), *i),
-            Place::Name(k, n) => pointer::push(&pointer::push(parent, k), n),
-        }
-    }
 }
 
 /// Calls `f` with every subschema of `node` (well-formed or not: values of the wrong JSON type are
@@ -159,6 +152,39 @@ pub(crate) fn subschemas<'a>(
             }
             (Slot::MapOfSchemaOrNames, Value::Object(map)) => {
                 for (name, v) in map {
+                    if !v.is_array() {
+                        f(Place::Name(keyword, name), v);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Calls `f` with every subschema of `node`, mutably (for projecting in place).
+pub(crate) fn subschemas_mut(
+    node: &mut Map<String, Value>,
+    mut f: impl FnMut(Place<'_>, &mut Value),
+) {
+    for (keyword, value) in node.iter_mut() {
+        let Some(slot) = slot(keyword) else { continue };
+        match (slot, value) {
+            (Slot::Single | Slot::SingleOrArray, v) if !v.is_array() => {
+                f(Place::Direct(keyword), v)
+            }
+            (Slot::Array | Slot::SingleOrArray, Value::Array(items)) => {
+                for (i, v) in items.iter_mut().enumerate() {
+                    f(Place::Index(keyword, i), v);
+                }
+            }
+            (Slot::Map, Value::Object(map)) => {
+                for (name, v) in map.iter_mut() {
+                    f(Place::Name(keyword, name), v);
+                }
+            }
+            (Slot::MapOfSchemaOrNames, Value::Object(map)) => {
+                for (name, v) in map.iter_mut() {
                     if !v.is_array() {
                         f(Place::Name(keyword, name), v);
                     }

@@ -168,12 +168,14 @@ const MAX_STEPS: usize = 256;
 /// type-fixing keyword is unprovable; `false` accepts nothing.
 pub fn kinds_of(schema: &Value, document: &Value) -> Kinds {
     let mut visiting = HashSet::new();
-    kinds_inner(schema, document, &mut visiting, 0)
+    let legacy = legacy_refs(document);
+    kinds_inner(schema, document, legacy, &mut visiting, 0)
 }
 
 fn kinds_inner<'a>(
     schema: &'a Value,
     document: &'a Value,
+    legacy: bool,
     visiting: &mut HashSet<String>,
     steps: usize,
 ) -> Kinds {
@@ -186,7 +188,7 @@ fn kinds_inner<'a>(
     if steps > MAX_STEPS {
         return Kinds::Unprovable;
     }
-    if legacy_refs(document) && map.contains_key("$ref") {
+    if legacy && map.contains_key("$ref") {
         return match map
             .get("$ref")
             .and_then(Value::as_str)
@@ -194,7 +196,7 @@ fn kinds_inner<'a>(
         {
             Some(target_ptr) if visiting.insert(target_ptr.clone()) => {
                 let k = pointer::get(document, &target_ptr).map_or(Kinds::Unprovable, |t| {
-                    kinds_inner(t, document, visiting, steps + 1)
+                    kinds_inner(t, document, legacy, visiting, steps + 1)
                 });
                 visiting.remove(&target_ptr);
                 k
@@ -225,7 +227,7 @@ fn kinds_inner<'a>(
         && visiting.insert(target_ptr.clone())
     {
         if let Some(target) = pointer::get(document, &target_ptr) {
-            let k = kinds_inner(target, document, visiting, steps + 1);
+            let k = kinds_inner(target, document, legacy, visiting, steps + 1);
             narrow(k, &mut result);
         }
         visiting.remove(&target_ptr);
@@ -234,7 +236,7 @@ fn kinds_inner<'a>(
         if let Some(Value::Array(members)) = map.get(keyword) {
             let mut union = Kinds::NONE;
             for m in members {
-                union = union.union(kinds_inner(m, document, visiting, steps + 1));
+                union = union.union(kinds_inner(m, document, legacy, visiting, steps + 1));
                 if union.is_unprovable() {
                     break;
                 }
@@ -244,7 +246,7 @@ fn kinds_inner<'a>(
     }
     if let Some(Value::Array(members)) = map.get("allOf") {
         for m in members {
-            let k = kinds_inner(m, document, visiting, steps + 1);
+            let k = kinds_inner(m, document, legacy, visiting, steps + 1);
             narrow(k, &mut result);
         }
     }

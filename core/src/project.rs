@@ -56,7 +56,62 @@ pub(crate) fn run_owned(schema: Value, options: &Options) -> Result<Flattened, E
             diagnostics: Diagnostics::default(),
         });
     }
-    project_document(&schema, options, facts)
+    if !facts.ref_targets.is_empty() {
+        // References need the original beside the projection; take the borrowing path.
+        return project_document(&schema, options, facts);
+    }
+    // The fast path: identify every union site on the original, then give it up and project in
+    // place, moving instead of copying. Without `$ref`, kinds and drafts need only `$schema`.
+    let mut sites = HashMap::new();
+    let mut ptr = String::new();
+    identify_sites(&schema, &schema, options, &mut ptr, &mut sites);
+    let context = match schema.get("$schema") {
+        Some(s) => {
+            let mut m = Map::new();
+            m.insert("$schema".into(), s.clone());
+            Value::Object(m)
+        }
+        None => Value::Null,
+    };
+    let mut projector = Projector {
+        document: &context,
+        options,
+        faults: faults(options),
+        facts,
+        memo: HashMap::new(),
+        in_progress: HashSet::new(),
+        diagnostics: Diagnostics::default(),
+        sites: Vec::new(),
+    };
+    let out = projector.project_owned(schema, &mut ptr, &mut sites)?;
+    Ok(Flattened {
+        schema: out,
+        diagnostics: projector.diagnostics,
+    })
+}
+
+/// Identifies every union site in scope, by pointer, on the original document.
+fn identify_sites(
+    document: &Value,
+    node: &Value,
+    options: &Options,
+    ptr: &mut String,
+    sites: &mut HashMap<String, Identified>,
+) {
+    let Value::Object(map) = node else { return };
+    let in_scope = options.scope == Scope::All || ptr.is_empty();
+    if in_scope && (map.contains_key("oneOf") || map.contains_key("anyOf")) {
+        sites.insert(ptr.clone(), identify::identify(map, ptr, document));
+    }
+    if options.scope == Scope::Root {
+        return;
+    }
+    keywords::subschemas(map, |place, child| {
+        let len = ptr.len();
+        place.push_onto(ptr);
+        identify_sites(document, child, options, ptr, sites);
+        ptr.truncate(len);
+    });
 }
 
 fn project_document(schema: &Value, options: &Options, facts: Facts) -> Result<Flattened, Error> {
@@ -195,7 +250,7 @@ impl Projector<'_> {
         Ok(Value::Object(mapped))
     }
 
-    /// Joins an identified union into one flat object (SPEC §2).
+    /// Joins an identified union into one flat object (SPEC §2), reading the original.
     fn flatten_union(
         &mut self,
         node: &Map<String, Value>,
@@ -232,6 +287,172 @@ impl Projector<'_> {
             }
             projected.push(values);
         }
+        let kept = |keys: &[&str]| -> Vec<(String, Value)> {
+            keys.iter()
+                .filter_map(|k| node.get(*k).map(|v| ((*k).to_owned(), v.clone())))
+                .collect()
+        };
+        let (before, after) = (kept(KEPT_BEFORE), kept(KEPT_AFTER));
+        let mut defs = Vec::new();
+        for container in ["$defs", "definitions"] {
+            if let Some(Value::Object(entries)) = node.get(container) {
+                let mut buf = pointer::push(ptr, container);
+                let mut projected_defs = Map::with_capacity(entries.len());
+                for (name, def) in entries {
+                    let len = buf.len();
+                    pointer::push_into(&mut buf, name);
+                    let v = self.project(def, &mut buf)?;
+                    buf.truncate(len);
+                    projected_defs.insert(name.clone(), v);
+                }
+                defs.push((container.to_owned(), projected_defs));
+            }
+        }
+        let input = UnionInput {
+            keyword,
+            siblings,
+            projected,
+            before,
+            after,
+            defs,
+        };
+        Ok(self.assemble(ptr, union, input))
+    }
+
+    /// Joins an identified union that this pass owns: branches, siblings and definitions are
+    /// projected in place and moved, never copied. Only for documents without `$ref` (every part
+    /// of a branch is then inside it).
+    fn flatten_union_owned(
+        &mut self,
+        mut node: Map<String, Value>,
+        ptr: &str,
+        union: Union,
+        sites: &mut HashMap<String, Identified>,
+    ) -> Result<Value, Error> {
+        let keyword: &'static str = if node.contains_key("oneOf") {
+            "oneOf"
+        } else {
+            "anyOf"
+        };
+        let mut buf = ptr.to_owned();
+        let mut siblings = Map::new();
+        for k in SIBLING_KEYWORDS {
+            if let Some(v) = node.shift_remove(*k) {
+                siblings.insert((*k).to_owned(), v);
+            }
+        }
+        self.project_children_owned(&mut siblings, &mut buf, sites)?;
+        let Some(Value::Array(raw)) = node.shift_remove(keyword) else {
+            return Ok(Value::Object(node));
+        };
+        let union_ptr = pointer::push(ptr, keyword);
+        let mut projected: Vec<Vec<Option<Value>>> = Vec::with_capacity(raw.len());
+        for (i, (branch_value, branch)) in raw.into_iter().zip(&union.branches).enumerate() {
+            let mut branch_ptr = pointer::push_index(&union_ptr, i);
+            let mut whole = self.project_owned(branch_value, &mut branch_ptr, sites)?;
+            let mut values = vec![None; branch.parts.len()];
+            // Parts are the branch and its `allOf` members, in pre-order: take the deepest first.
+            for (j, part) in branch.parts.iter().enumerate().rev() {
+                let Part::Node(p) = part else { continue };
+                if *p == branch_ptr {
+                    values[j] = Some(std::mem::take(&mut whole));
+                } else if let Some(suffix) = p.strip_prefix(branch_ptr.as_str()) {
+                    values[j] = whole.pointer_mut(suffix).map(Value::take);
+                }
+            }
+            projected.push(values);
+        }
+        let mut take = |keys: &[&str]| -> Vec<(String, Value)> {
+            keys.iter()
+                .filter_map(|k| node.shift_remove(*k).map(|v| ((*k).to_owned(), v)))
+                .collect()
+        };
+        let (before, after) = (take(KEPT_BEFORE), take(KEPT_AFTER));
+        let mut defs = Vec::new();
+        for container in ["$defs", "definitions"] {
+            if let Some(Value::Object(mut entries)) = node.shift_remove(container) {
+                let mut buf = pointer::push(ptr, container);
+                for (name, def) in entries.iter_mut() {
+                    let len = buf.len();
+                    pointer::push_into(&mut buf, name);
+                    *def = self.project_owned(def.take(), &mut buf, sites)?;
+                    buf.truncate(len);
+                }
+                defs.push((container.to_owned(), entries));
+            }
+        }
+        let input = UnionInput {
+            keyword,
+            siblings,
+            projected,
+            before,
+            after,
+            defs,
+        };
+        Ok(self.assemble(ptr, union, input))
+    }
+
+    /// Projects a node this pass owns, in place. `sites` holds the identification of every union
+    /// site, made on the original before it was given up.
+    fn project_owned(
+        &mut self,
+        node: Value,
+        ptr: &mut String,
+        sites: &mut HashMap<String, Identified>,
+    ) -> Result<Value, Error> {
+        let Value::Object(mut map) = node else {
+            return Ok(node);
+        };
+        if !sites.is_empty() && (map.contains_key("oneOf") || map.contains_key("anyOf")) {
+            match sites.remove(ptr.as_str()) {
+                Some(Identified::Union(union)) => {
+                    let here = ptr.clone();
+                    return self.flatten_union_owned(map, &here, union, sites);
+                }
+                Some(Identified::NotUnion(Some(reason))) => {
+                    self.diagnostics.record_skipped(SkippedSite {
+                        pointer: ptr.clone(),
+                        reason,
+                    });
+                }
+                _ => {}
+            }
+        }
+        self.project_children_owned(&mut map, ptr, sites)?;
+        Ok(Value::Object(map))
+    }
+
+    fn project_children_owned(
+        &mut self,
+        map: &mut Map<String, Value>,
+        ptr: &mut String,
+        sites: &mut HashMap<String, Identified>,
+    ) -> Result<(), Error> {
+        let mut result = Ok(());
+        keywords::subschemas_mut(map, |place, child| {
+            if result.is_ok() {
+                let len = ptr.len();
+                place.push_onto(ptr);
+                match self.project_owned(child.take(), ptr, sites) {
+                    Ok(v) => *child = v,
+                    Err(e) => result = Err(e),
+                }
+                ptr.truncate(len);
+            }
+        });
+        result
+    }
+
+    /// Builds the flat object from the projected parts of every branch (SPEC §2.1–§2.8).
+    fn assemble(&mut self, ptr: &str, union: Union, input: UnionInput) -> Value {
+        let UnionInput {
+            keyword,
+            siblings,
+            mut projected,
+            before,
+            after,
+            defs,
+        } = input;
         let n = union.branches.len();
         let d = union.discriminator.as_str();
         let permissive = self.options.open_branches == OpenBranches::Permissive;
@@ -384,10 +605,8 @@ impl Projector<'_> {
         let all_closed = all_closed || fault_is(self.options, crate::fault::Fault::AlwaysClosed);
 
         let mut out = Map::new();
-        for k in KEPT_BEFORE {
-            if let Some(v) = node.get(*k) {
-                out.insert((*k).to_owned(), v.clone());
-            }
+        for (k, v) in before {
+            out.insert(k, v);
         }
         out.insert("type".into(), Value::String("object".into()));
         out.insert("properties".into(), Value::Object(properties));
@@ -397,24 +616,11 @@ impl Projector<'_> {
         } else if self.facts.uses_unevaluated {
             out.insert("additionalProperties".into(), Value::Bool(true));
         }
-        for k in KEPT_AFTER {
-            if let Some(v) = node.get(*k) {
-                out.insert((*k).to_owned(), v.clone());
-            }
+        for (k, v) in after {
+            out.insert(k, v);
         }
-        for container in ["$defs", "definitions"] {
-            if let Some(Value::Object(defs)) = node.get(container) {
-                let mut buf = pointer::push(ptr, container);
-                let mut projected_defs = Map::with_capacity(defs.len());
-                for (name, def) in defs {
-                    let len = buf.len();
-                    pointer::push_into(&mut buf, name);
-                    let v = self.project(def, &mut buf)?;
-                    buf.truncate(len);
-                    projected_defs.insert(name.clone(), v);
-                }
-                out.insert(container.to_owned(), Value::Object(projected_defs));
-            }
+        for (container, entries) in defs {
+            out.insert(container, Value::Object(entries));
         }
         self.diagnostics.record_flattened(FlattenedSite {
             pointer: ptr.to_owned(),
@@ -422,8 +628,18 @@ impl Projector<'_> {
             branches: n,
         });
         self.sites.push((ptr.to_owned(), keyword));
-        Ok(Value::Object(out))
+        Value::Object(out)
     }
+}
+
+/// A union's projected pieces, from either front-end, for [`Projector::assemble`].
+struct UnionInput {
+    keyword: &'static str,
+    siblings: Map<String, Value>,
+    projected: Vec<Vec<Option<Value>>>,
+    before: Vec<(String, Value)>,
+    after: Vec<(String, Value)>,
+    defs: Vec<(String, Map<String, Value>)>,
 }
 
 /// What the join needs of one folded branch, owned.

@@ -100,6 +100,9 @@ fn literals(schema: &Value) -> Option<Vec<&Value>> {
 }
 
 fn enum_union(alternatives: &[(Value, Kinds)]) -> Option<Vec<Value>> {
+    if let [(schema, _)] = alternatives {
+        return literals(schema).map(|values| values.into_iter().cloned().collect());
+    }
     let mut seen = HashSet::new();
     let mut out = Vec::new();
     for (schema, _) in alternatives {
@@ -118,6 +121,9 @@ fn common_bound(
     applies: impl Fn(&Kinds) -> bool,
     larger_is_looser: bool,
 ) -> Option<Value> {
+    if !alternatives.iter().any(|(s, _)| s.get(keyword).is_some()) {
+        return None;
+    }
     let relevant: Vec<&Value> = alternatives
         .iter()
         .filter(|(_, k)| applies(k))
@@ -147,6 +153,9 @@ fn identical(
     keyword: &str,
     applies: impl Fn(&Kinds) -> bool,
 ) -> Option<Value> {
+    if !alternatives.iter().any(|(s, _)| s.get(keyword).is_some()) {
+        return None;
+    }
     let mut result: Option<&Value> = None;
     for (schema, kinds) in alternatives.iter().filter(|(_, k)| applies(k)) {
         let _ = kinds;

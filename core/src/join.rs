@@ -47,10 +47,10 @@ impl UnionContext<'_> {
     /// `"a"`, `"a" or "b"`, `"a", "b" or "c"`: the literals of the given branches.
     fn values_of(&self, branches: &[usize]) -> String {
         // The common case, one branch with one literal, without a set or a list.
-        if let [b] = branches {
-            if let [v] = self.literals[*b].as_slice() {
-                return v.to_string();
-            }
+        if let [b] = branches
+            && let [v] = self.literals[*b].as_slice()
+        {
+            return v.to_string();
         }
         let mut seen = HashSet::new();
         let texts: Vec<String> = branches

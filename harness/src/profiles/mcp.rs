@@ -6,12 +6,16 @@
 //! `listTools` rejects the whole list when one tool fails it). The schema must also be a valid
 //! schema of its dialect (checked with the `jsonschema` meta-schemas).
 //!
+//! The SDK also requires each root `properties` value to be an object (a boolean schema `true`
+//! fails its `AssertObjectSchema`) and `required` to be a list of strings.
+//!
 //! Lowering: the root union widened and the root typed `object` (narrowing only for non-object
-//! roots).
+//! roots); a boolean property schema becomes its object form (`true` → `{}`, `false` →
+//! `{"not": {}}`: the same values, sound).
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
-use super::{Findings, Lowered, steps};
+use super::{Findings, Lowered, steps, walk};
 
 /// Lints one tool for `mcp`.
 pub fn lint(schema: &Value, findings: &mut Findings) {
@@ -22,6 +26,18 @@ pub fn lint(schema: &Value, findings: &mut Findings) {
             "MCP TypeScript SDK: tools[].inputSchema.type: Invalid literal value, expected \"object\"".into(),
             "flatten the root union into one object (flat join), widen a remaining union, set type \"object\"",
         );
+    }
+    if let Some(Value::Object(props)) = schema.get("properties") {
+        for (name, def) in props {
+            if !def.is_object() {
+                findings.error(
+                    &format!("/properties/{}", walk::escape(name)),
+                    "property-schema-object",
+                    format!("MCP TypeScript SDK: tools[].inputSchema.properties.{name}: Expected object, received {def}"),
+                    "write the boolean schema as an object ({} or {\"not\": {}}: sound)",
+                );
+            }
+        }
     }
     if let Err(error) = jsonschema::meta::validate(schema) {
         findings.error(
@@ -45,6 +61,17 @@ pub fn lower(presentation: &Value) -> Lowered {
     let mut schema = presentation.clone();
     let mut narrowings = Vec::new();
     steps::ensure_root_object(&mut schema, &mut narrowings);
+    if let Some(Value::Object(props)) = schema.get_mut("properties") {
+        for def in props.values_mut() {
+            if let Value::Bool(accepts) = def {
+                *def = if *accepts {
+                    json!({})
+                } else {
+                    json!({"not": {}})
+                };
+            }
+        }
+    }
     Lowered {
         schema,
         narrowings,

@@ -27,6 +27,9 @@ pub struct ExportArgs {
 /// Runs `export`: prints the declarations; narrowings and anything the provider would still
 /// reject go to standard error, and the latter makes the exit code 1.
 pub fn run(args: &ExportArgs) -> Result<ExitCode, String> {
+    if args.strict && args.provider == Provider::Gemini {
+        return Err("export: gemini has no strict mode".into());
+    }
     let input = read_json(args.file.as_deref())?;
     let tools = surfaces::tools_of(&input, args.file.as_deref())?;
     let exported = surfaces::export(

@@ -42,3 +42,46 @@ pub fn lower(presentation: &Value) -> Lowered {
         required_nullable: Vec::new(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::profiles::walk;
+
+    #[test]
+    fn unions_are_widened_at_every_depth_and_named() {
+        let presentation = json!({
+            "type": "object",
+            "properties": {
+                "to": {"description": "Recipients.", "anyOf": [
+                    {"type": "array", "items": {"type": "string"}, "minItems": 1},
+                    {"type": "string", "minLength": 3}
+                ]},
+                "body": {"allOf": [{"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]},
+                                  {"properties": {"b": {"type": "integer"}}}]}
+            }
+        });
+        let lowered = lower(&presentation).schema;
+        let mut compositions = 0;
+        walk::visit(&lowered, "", &mut |_, node| {
+            compositions += ["anyOf", "oneOf", "allOf"]
+                .iter()
+                .filter(|k| node.get(**k).is_some())
+                .count();
+        });
+        assert_eq!(compositions, 0, "{lowered}");
+        let to = &lowered["properties"]["to"];
+        assert_eq!(to["type"], json!(["string", "array"]));
+        assert_eq!(to["items"], json!({"type": "string"}));
+        assert_eq!(to["minLength"], json!(3));
+        let description = to["description"].as_str().unwrap_or_default();
+        assert!(
+            description.starts_with("Recipients. Accepts any one of: "),
+            "{description}"
+        );
+        assert!(description.contains("\"minItems\":1"), "{description}");
+        assert_eq!(lowered["properties"]["body"]["required"], json!(["a"]));
+    }
+}

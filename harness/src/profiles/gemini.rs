@@ -291,3 +291,45 @@ fn lower_node(pointer: &str, node: &mut Value) {
         map.shift_remove("format");
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn openapi_subset_rewrites() {
+        let presentation = json!({
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "type": "object",
+            "properties": {
+                "mode": {"const": "fast"},
+                "limit": {"type": ["integer", "null"], "exclusiveMinimum": 0},
+                "id": {"type": ["string", "integer"]},
+                "meta": {"type": "object", "additionalProperties": {"type": "string"}},
+                "ref": {"$ref": "#/$defs/P"}
+            },
+            "additionalProperties": false,
+            "$defs": {"P": {"type": "object", "properties": {"x": {"type": "number"}}}}
+        });
+        let lowered = lower(&presentation).schema;
+        let p = &lowered["properties"];
+        assert_eq!(p["mode"], json!({"enum": ["fast"]}));
+        assert_eq!(
+            p["limit"],
+            json!({"type": "integer", "minimum": 0, "nullable": true})
+        );
+        assert_eq!(
+            p["id"]["anyOf"],
+            json!([{"type": "string"}, {"type": "integer"}])
+        );
+        assert_eq!(p["meta"], json!({}));
+        assert_eq!(p["ref"]["properties"]["x"], json!({"type": "number"}));
+        assert!(lowered.get("$schema").is_none() && lowered.get("$defs").is_none());
+        assert!(lowered.get("additionalProperties").is_none());
+        let mut findings = Findings::new("t");
+        lint(&lowered, &mut findings);
+        assert_eq!(findings.into_vec(), Vec::new());
+    }
+}

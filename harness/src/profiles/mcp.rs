@@ -11,7 +11,8 @@
 //!
 //! Lowering: the root union widened and the root typed `object` (narrowing only for non-object
 //! roots); a boolean property schema becomes its object form (`true` → `{}`, `false` →
-//! `{"not": {}}`: the same values, sound).
+//! `{"not": {}}`: the same values, sound); draft-04 boolean exclusive bounds rewritten in the
+//! current form (the same values).
 
 use serde_json::{Value, json};
 
@@ -61,6 +62,7 @@ pub fn lower(presentation: &Value) -> Lowered {
     let mut schema = presentation.clone();
     let mut narrowings = Vec::new();
     steps::ensure_root_object(&mut schema, &mut narrowings);
+    steps::modernize_exclusive_bounds(&mut schema);
     if let Some(Value::Object(props)) = schema.get_mut("properties") {
         for def in props.values_mut() {
             if let Value::Bool(accepts) = def {

@@ -544,3 +544,72 @@ pub fn normalize(
         _ => {}
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::profiles::normalize_arguments;
+
+    fn presentation() -> Value {
+        json!({
+            "type": "object",
+            "properties": {
+                "kind": {"type": "string", "enum": ["a", "b"]},
+                "size": {"type": "integer"},
+                "note": {"type": ["string", "null"]},
+                "tag": {"const": "x"}
+            },
+            "required": ["kind"]
+        })
+    }
+
+    #[test]
+    fn optional_fields_become_required_and_nullable_and_objects_closed() {
+        let lowered = lower(&presentation());
+        let s = &lowered.schema;
+        assert_eq!(s["required"], json!(["kind", "size", "note", "tag"]));
+        assert_eq!(s["properties"]["size"]["type"], json!(["integer", "null"]));
+        assert_eq!(s["properties"]["tag"]["enum"], json!(["x", null]));
+        assert_eq!(s["additionalProperties"], json!(false));
+        let made: Vec<&str> = lowered
+            .made_nullable
+            .iter()
+            .map(|m| m.field.as_str())
+            .collect();
+        assert_eq!(made, ["size", "tag"]);
+        let kept: Vec<&str> = lowered
+            .required_nullable
+            .iter()
+            .map(|m| m.field.as_str())
+            .collect();
+        assert_eq!(kept, ["note"]);
+        assert!(lowered.narrowings.iter().any(|n| n.rule == "closed-object"));
+        assert!(lowered.narrowings.iter().any(|n| n.rule == "required-all"));
+    }
+
+    #[test]
+    fn the_normalizer_drops_null_for_exactly_the_fields_made_nullable() {
+        let lowered = lower(&presentation());
+        let sent = json!({"kind": "a", "size": null, "note": null, "tag": null});
+        assert_eq!(
+            normalize_arguments(&lowered, &sent),
+            json!({"kind": "a", "note": null})
+        );
+        let full = json!({"kind": "b", "size": 3, "note": "n", "tag": "x"});
+        assert_eq!(normalize_arguments(&lowered, &full), full);
+    }
+
+    #[test]
+    fn lint_names_what_strict_mode_rejects() {
+        let mut findings = Findings::new("t");
+        lint(&presentation(), &mut findings);
+        let rules: Vec<&str> = findings.into_vec().iter().map(|f| f.rule).collect();
+        assert!(rules.contains(&"required-all"), "{rules:?}");
+        assert!(rules.contains(&"additional-properties-false"), "{rules:?}");
+        let mut after = Findings::new("t");
+        lint(&lower(&presentation()).schema, &mut after);
+        assert_eq!(after.into_vec(), Vec::new());
+    }
+}

@@ -420,3 +420,24 @@ fn inline_node(node: &mut Value, root: &Value, recursive: &[String], depth: usiz
         inline_node(child, root, recursive, depth);
     });
 }
+
+/// Draft-04 boolean `exclusiveMinimum`/`exclusiveMaximum` (still emitted by some generators under
+/// a newer `$schema`, where they are invalid) rewritten in the 2019-09+ form: `minimum: m,
+/// exclusiveMinimum: true` → `exclusiveMinimum: m`; a `false` flag is dropped. The draft-04 meaning
+/// is kept exactly.
+pub fn modernize_exclusive_bounds(schema: &mut Value) {
+    walk::transform_bottom_up(schema, "", &mut |_, node| {
+        let Value::Object(map) = node else { return };
+        for (exclusive, inclusive) in [
+            ("exclusiveMinimum", "minimum"),
+            ("exclusiveMaximum", "maximum"),
+        ] {
+            if let Some(Value::Bool(flag)) = map.get(exclusive).cloned() {
+                map.shift_remove(exclusive);
+                if flag && let Some(bound) = map.shift_remove(inclusive) {
+                    map.insert(exclusive.into(), bound);
+                }
+            }
+        }
+    });
+}

@@ -18,7 +18,8 @@ pub struct RunRecord {
     pub started: String,
     /// UTC time the run finished; empty while it runs (or if it was interrupted).
     pub finished: String,
-    /// `git rev-parse` of the workspace, with `-dirty` when tracked files differ from it.
+    /// `git rev-parse` of the workspace, and which measured folders (`core/`, `benches/`) had
+    /// uncommitted changes when the run started.
     pub commit: String,
     /// `rustc -V` of the compiler that built the benchmark.
     pub rustc: String,
@@ -151,9 +152,30 @@ fn commit() -> String {
     let Some(head) = command_output("git", &["rev-parse", "--short=12", "HEAD"]) else {
         return "unknown (no git commit)".to_owned();
     };
-    let dirty = command_output("git", &["status", "--porcelain", "--untracked-files=no"])
-        .is_some_and(|s| !s.is_empty());
-    if dirty { format!("{head}-dirty") } else { head }
+    let dirty: Vec<&str> = ["core", "benches"]
+        .into_iter()
+        .filter(|folder| {
+            command_output(
+                "git",
+                &[
+                    "status",
+                    "--porcelain",
+                    "--untracked-files=no",
+                    "--",
+                    folder,
+                ],
+            )
+            .is_some_and(|s| !s.is_empty())
+        })
+        .collect();
+    if dirty.is_empty() {
+        head
+    } else {
+        format!(
+            "{head} (with uncommitted changes in {})",
+            dirty.join("/, ") + "/"
+        )
+    }
 }
 
 fn cpu_model() -> String {

@@ -160,7 +160,7 @@ pub fn render(analysis: &Analysis, plots: &[PlotFile]) -> String {
         &mut out,
         &["", ""],
         &[
-            vec!["commit".to_owned(), format!("`{}`", run.commit)],
+            vec!["commit".to_owned(), run.commit.clone()],
             vec!["toolchain".to_owned(), format!("`{}`", run.rustc)],
             vec![
                 "machine".to_owned(),

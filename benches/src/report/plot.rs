@@ -95,12 +95,14 @@ pub fn format_ns(ns: f64) -> String {
     format!("{value:.decimals$} {unit}")
 }
 
-/// Human size, from bytes.
+/// Human size in decimal units (kB = 1000 B), from bytes: round numbers on a log axis.
 pub fn format_bytes(bytes: f64) -> String {
-    if bytes >= 1024.0 * 1024.0 {
-        format!("{:.1} MiB", bytes / (1024.0 * 1024.0))
-    } else if bytes >= 1024.0 {
-        format!("{:.1} KiB", bytes / 1024.0)
+    if bytes >= 1e9 {
+        format!("{:.1} GB", bytes / 1e9)
+    } else if bytes >= 1e6 {
+        format!("{:.1} MB", bytes / 1e6)
+    } else if bytes >= 1e3 {
+        format!("{:.1} kB", bytes / 1e3)
     } else {
         format!("{bytes:.0} B")
     }
@@ -480,6 +482,7 @@ mod tests {
         assert_eq!(format_ns(7_243_000.0), "7.24 ms");
         assert_eq!(format_ns(53.0), "53.0 ns");
         assert_eq!(format_ns(412_070.0), "412 µs");
-        assert_eq!(format_bytes(2048.0), "2.0 KiB");
+        assert_eq!(format_bytes(2048.0), "2.0 kB");
+        assert_eq!(format_bytes(976_600.0), "976.6 kB");
     }
 }

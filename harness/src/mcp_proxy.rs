@@ -142,20 +142,22 @@ impl ServerHandler for Proxy {
             ));
         };
         let arguments = Value::Object(request.arguments.clone().unwrap_or_default());
-        let normalized = profiles::normalize_arguments(&checked.lowered, &arguments);
-        match &checked.runtime {
+        let runtime = match &checked.runtime {
+            Ok(runtime) => runtime,
             Err(e) => {
                 return Ok(rejection(format!(
                     "flatjoin: tool '{name}' cannot be checked: {e}"
                 )));
             }
-            Ok(runtime) => {
-                if let Err(errors) = runtime.validate(&normalized) {
-                    return Ok(rejection(format!(
-                        "flatjoin: arguments of tool '{name}' rejected by its original schema: {errors}"
-                    )));
-                }
-            }
+        };
+        let normalized =
+            profiles::normalize_arguments_checked(&checked.lowered, &arguments, &|v| {
+                runtime.is_valid(v)
+            });
+        if let Err(errors) = runtime.validate(&normalized) {
+            return Ok(rejection(format!(
+                "flatjoin: arguments of tool '{name}' rejected by its original schema: {errors}"
+            )));
         }
         let mut forwarded = request;
         if normalized != arguments {

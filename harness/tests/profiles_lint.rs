@@ -79,3 +79,40 @@ fn lint_findings_over_the_real_manifests() {
         }
     }
 }
+
+/// What each profile serves for two dialect samples (a root union with colliding structural
+/// fields, and a union nested in a variant), with the narrowings it lists: the reviewable face of
+/// every lowering.
+#[test]
+fn lowered_presentations_of_two_samples() {
+    for sample in [
+        "zod4-draft2020-12/shape",
+        "zod4-draft2020-12/nested_union_in_variant",
+    ] {
+        let file =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../corpus/dialects/{sample}.json"));
+        let input: Value =
+            serde_json::from_slice(&std::fs::read(&file).expect("readable")).expect("JSON");
+        for profile in Profile::ALL {
+            let lowered = surfaces::present(&input, Some(profile), &flatjoin::Options::default())
+                .expect("present");
+            let narrowings: Vec<Value> = lowered
+                .narrowings
+                .iter()
+                .map(|n| serde_json::json!({"pointer": n.pointer, "rule": n.rule, "detail": n.detail}))
+                .collect();
+            let name = format!("{}__{}", sample.replace('/', "__"), profile.name());
+            insta::with_settings!({
+                description => format!(
+                    "flatjoin_harness::surfaces::present(corpus/dialects/{sample}.json, {}): the input schema `flatjoin mcp-proxy --profile {}` serves (and `flatjoin export` for a provider profile)",
+                    profile.name(),
+                    profile.name()
+                ),
+                omit_expression => true,
+                prepend_module_to_snapshot => false,
+            }, {
+                insta::assert_json_snapshot!(name, serde_json::json!({"schema": lowered.schema, "narrowings": narrowings}));
+            });
+        }
+    }
+}

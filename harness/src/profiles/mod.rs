@@ -267,3 +267,65 @@ pub fn normalize_arguments(lowered: &Lowered, arguments: &Value) -> Value {
     );
     out
 }
+
+/// The normalizer as the MCP proxy applies it, given the original's runtime check `accepts`:
+/// first [`normalize_arguments`]; then, only if the original rejects that, a `null` sent for a
+/// property in [`Lowered::required_nullable`] (optional and nullable in the presentation, made
+/// required by the lowering, so `null` is all a model can send for "absent") is taken as absent
+/// when that makes the original accept the call. An accepted call is never changed by the second
+/// rule.
+pub fn normalize_arguments_checked(
+    lowered: &Lowered,
+    arguments: &Value,
+    accepts: &dyn Fn(&Value) -> bool,
+) -> Value {
+    let first = normalize_arguments(lowered, arguments);
+    if lowered.required_nullable.is_empty() || accepts(&first) {
+        return first;
+    }
+    let mut second = first.clone();
+    openai_strict::normalize(
+        &lowered.schema,
+        "",
+        &lowered.schema,
+        &lowered.required_nullable,
+        &mut second,
+        0,
+    );
+    if second != first && accepts(&second) {
+        second
+    } else {
+        first
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn a_passed_on_null_becomes_absent_only_when_the_original_needs_it() {
+        let presentation = json!({
+            "type": "object",
+            "properties": {"kind": {"enum": ["a", "b"]}, "tags": {"type": ["array", "null"], "items": {"type": "string"}}},
+            "required": ["kind"]
+        });
+        let lowered = lower(Profile::OpenaiStrict, &presentation);
+        assert_eq!(lowered.required_nullable.len(), 1);
+        // The original: branch "a" forbids `tags`, branch "b" takes `tags: null`.
+        let accepts = |v: &Value| match v["kind"].as_str() {
+            Some("a") => v.get("tags").is_none(),
+            _ => true,
+        };
+        let a = json!({"kind": "a", "tags": null});
+        assert_eq!(
+            normalize_arguments_checked(&lowered, &a, &accepts),
+            json!({"kind": "a"})
+        );
+        let b = json!({"kind": "b", "tags": null});
+        assert_eq!(normalize_arguments_checked(&lowered, &b, &accepts), b);
+        assert_eq!(normalize_arguments(&lowered, &a), a);
+    }
+}

@@ -24,10 +24,5 @@ pub fn lower(presentation: &Value) -> Lowered {
     let mut schema = presentation.clone();
     let mut narrowings = Vec::new();
     steps::ensure_root_object(&mut schema, &mut narrowings);
-    Lowered {
-        schema,
-        narrowings,
-        made_nullable: Vec::new(),
-        required_nullable: Vec::new(),
-    }
+    Lowered::with_narrowings(schema, narrowings)
 }

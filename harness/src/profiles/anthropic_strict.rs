@@ -86,17 +86,8 @@ pub fn lint(schema: &Value, findings: &mut Findings) {
                 "lower minItems to 1 (sound)",
             );
         }
-        if let Some(Value::String(format)) = node.get("format")
-            && !FORMATS.contains(&format.as_str())
-        {
-            findings.error(
-                pointer,
-                "format",
-                format!("{says}: format '{format}' is not supported"),
-                "drop the format (sound)",
-            );
-        }
     });
+    steps::check_formats(schema, FORMATS, &says, findings);
     for (pointer, reference) in steps::recursive_refs(schema) {
         findings.error(
             &pointer,
@@ -181,17 +172,8 @@ pub fn lower(presentation: &Value) -> Lowered {
         {
             map.insert("minItems".into(), json!(1));
         }
-        if let Some(Value::String(format)) = map.get("format")
-            && !FORMATS.contains(&format.as_str())
-        {
-            map.shift_remove("format");
-        }
     });
+    steps::drop_formats(&mut schema, FORMATS);
     steps::retain_keywords(&mut schema, ALLOWED);
-    Lowered {
-        schema,
-        narrowings,
-        made_nullable: Vec::new(),
-        required_nullable: Vec::new(),
-    }
+    Lowered::with_narrowings(schema, narrowings)
 }

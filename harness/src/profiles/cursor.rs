@@ -35,12 +35,7 @@ pub fn lower(presentation: &Value) -> Lowered {
     steps::inline_refs(&mut schema);
     widen::lower_compositions(&mut schema, false);
     steps::ensure_root_object(&mut schema, &mut narrowings);
-    Lowered {
-        schema,
-        narrowings,
-        made_nullable: Vec::new(),
-        required_nullable: Vec::new(),
-    }
+    Lowered::with_narrowings(schema, narrowings)
 }
 
 #[cfg(test)]

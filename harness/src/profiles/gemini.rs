@@ -164,12 +164,7 @@ pub fn lower(presentation: &Value) -> Lowered {
         allowed.extend_from_slice(KEPT_FOR_RECURSION);
     }
     steps::retain_keywords(&mut schema, &allowed);
-    Lowered {
-        schema,
-        narrowings,
-        made_nullable: Vec::new(),
-        required_nullable: Vec::new(),
-    }
+    Lowered::with_narrowings(schema, narrowings)
 }
 
 fn lower_node(pointer: &str, node: &mut Value) {

@@ -74,10 +74,5 @@ pub fn lower(presentation: &Value) -> Lowered {
             }
         }
     }
-    Lowered {
-        schema,
-        narrowings,
-        made_nullable: Vec::new(),
-        required_nullable: Vec::new(),
-    }
+    Lowered::with_narrowings(schema, narrowings)
 }

@@ -143,9 +143,14 @@ pub struct Lowered {
 impl Lowered {
     /// A lowering that only replaced the schema, soundly.
     pub fn sound(schema: Value) -> Self {
+        Lowered::with_narrowings(schema, Vec::new())
+    }
+
+    /// A lowering with these narrowings and no argument normalization.
+    pub fn with_narrowings(schema: Value, narrowings: Vec<Narrowing>) -> Self {
         Lowered {
             schema,
-            narrowings: Vec::new(),
+            narrowings,
             made_nullable: Vec::new(),
             required_nullable: Vec::new(),
         }

@@ -52,12 +52,7 @@ pub fn lower(presentation: &Value) -> Lowered {
     add_root_properties(&mut schema);
     steps::one_of_to_any_of(&mut schema);
     steps::add_missing_items(&mut schema);
-    Lowered {
-        schema,
-        narrowings,
-        made_nullable: Vec::new(),
-        required_nullable: Vec::new(),
-    }
+    Lowered::with_narrowings(schema, narrowings)
 }
 
 /// Adds `properties: {}` to a root object without it. Sound: an empty `properties` constrains

@@ -122,17 +122,8 @@ pub fn lint(schema: &Value, findings: &mut Findings) {
                 "fill the type from enum/const, or stand for any value with an anyOf of every type (objects inside narrowed to {})",
             );
         }
-        if let Some(Value::String(format)) = map.get("format")
-            && !FORMATS.contains(&format.as_str())
-        {
-            findings.error(
-                pointer,
-                "format",
-                format!("{says}: format '{format}' is not supported"),
-                "drop the format (sound: format is an annotation)",
-            );
-        }
     });
+    steps::check_formats(schema, FORMATS, &says, findings);
     check_limits(schema, &says, findings);
 }
 
@@ -224,7 +215,7 @@ pub fn lower(presentation: &Value) -> Lowered {
     steps::merge_all_of(&mut schema);
     steps::add_missing_items(&mut schema);
     steps::close_objects(&mut schema, &mut narrowings);
-    drop_unsupported_formats(&mut schema);
+    steps::drop_formats(&mut schema, FORMATS);
     steps::retain_keywords(&mut schema, ALLOWED);
     let used_any = fill_types(&mut schema, &mut narrowings);
     if used_any && let Value::Object(root) = &mut schema {
@@ -247,17 +238,6 @@ pub fn lower(presentation: &Value) -> Lowered {
         made_nullable,
         required_nullable,
     }
-}
-
-fn drop_unsupported_formats(schema: &mut Value) {
-    walk::transform_bottom_up(schema, "", &mut |_, node| {
-        if let Value::Object(map) = node
-            && let Some(Value::String(format)) = map.get("format")
-            && !FORMATS.contains(&format.as_str())
-        {
-            map.shift_remove("format");
-        }
-    });
 }
 
 /// Strict mode's stand-in for an unconstrained value: every scalar type, arrays of anything, and

@@ -441,3 +441,31 @@ pub fn modernize_exclusive_bounds(schema: &mut Value) {
         }
     });
 }
+
+/// Lint: a `format` outside `allowed`.
+pub fn check_formats(schema: &Value, allowed: &[&str], says: &str, findings: &mut Findings) {
+    walk::visit(schema, "", &mut |pointer, node| {
+        if let Some(Value::String(format)) = node.get("format")
+            && !allowed.contains(&format.as_str())
+        {
+            findings.error(
+                pointer,
+                "format",
+                format!("{says}: format '{format}' is not supported"),
+                "drop the format (sound: format is an annotation)",
+            );
+        }
+    });
+}
+
+/// Drops every `format` outside `allowed`. Sound: `format` only annotates by default.
+pub fn drop_formats(schema: &mut Value, allowed: &[&str]) {
+    walk::transform_bottom_up(schema, "", &mut |_, node| {
+        if let Value::Object(map) = node
+            && let Some(Value::String(format)) = map.get("format")
+            && !allowed.contains(&format.as_str())
+        {
+            map.shift_remove("format");
+        }
+    });
+}

@@ -1,0 +1,62 @@
+//! What a check answers: the input was checked, was not worth keeping, or broke a promise.
+
+use std::fmt;
+
+/// The answer of a check that found nothing wrong.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// The input reached the library and every applicable property held.
+    Checked,
+    /// The input never reached the interesting part (not JSON, not a schema the validator compiles,
+    /// a case with nothing to join). A structured target rejects it from its corpus.
+    Uninteresting,
+}
+
+/// A broken promise: which property failed and what was observed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Violation {
+    /// The property that failed, in kebab case (`determinism`, `soundness-permissive`, …).
+    pub property: &'static str,
+    /// What was observed, with enough of the input to reproduce it by hand.
+    pub detail: String,
+}
+
+impl Violation {
+    /// A violation of `property`, described by `detail`.
+    pub fn new(property: &'static str, detail: impl Into<String>) -> Self {
+        Self {
+            property,
+            detail: detail.into(),
+        }
+    }
+}
+
+impl fmt::Display for Violation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.property, self.detail)
+    }
+}
+
+impl std::error::Error for Violation {}
+
+/// The result of every check: `Ok` with a [`Verdict`], or the [`Violation`] found.
+pub type CheckResult = Result<Verdict, Violation>;
+
+/// The compact JSON text of `value`: what "byte-identical" compares (`Value`'s own equality
+/// ignores object key order, which the join promises to keep).
+pub(crate) fn json_text(value: &serde_json::Value) -> String {
+    value.to_string()
+}
+
+/// Short JSON text of `value` for a violation's detail, cut to about `limit` bytes.
+pub(crate) fn excerpt(value: &serde_json::Value, limit: usize) -> String {
+    let text = value.to_string();
+    if text.len() <= limit {
+        return text;
+    }
+    let mut end = limit;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}… ({} bytes)", &text[..end], text.len())
+}

@@ -29,6 +29,11 @@ async fn strict_calls_are_normalized_before_the_runtime_check() {
         ().serve(TokioChildProcess::new(command).expect("proxy starts"))
             .await
             .expect("handshake");
+    let instructions = client.peer_info().and_then(|i| i.instructions.clone());
+    assert_eq!(
+        instructions.as_deref(),
+        Some("union-server: test upstream with union-typed tools.")
+    );
     let tools = client.list_all_tools().await.expect("tools/list");
     let shape = tools
         .iter()

@@ -108,9 +108,20 @@ fn rejection(text: String) -> CallToolResponse {
 
 impl ServerHandler for Proxy {
     fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build()).with_server_info(
-            Implementation::new("flatjoin-mcp-proxy", env!("CARGO_PKG_VERSION")),
-        )
+        let config = ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new(
+                "flatjoin-mcp-proxy",
+                env!("CARGO_PKG_VERSION"),
+            ));
+        // The upstream's instructions still describe its tools: pass them on.
+        match self
+            .upstream
+            .peer_info()
+            .and_then(|info| info.instructions.clone())
+        {
+            Some(instructions) => config.with_instructions(instructions),
+            None => config,
+        }
     }
 
     async fn list_tools(

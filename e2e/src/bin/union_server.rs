@@ -79,6 +79,7 @@ fn text_result(text: String, error: bool) -> CallToolResponse {
 impl ServerHandler for UnionServer {
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_instructions("union-server: test upstream with union-typed tools.")
     }
 
     async fn list_tools(

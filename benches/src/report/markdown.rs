@@ -134,6 +134,82 @@ fn slice_section(out: &mut String, slice: &SliceAnalysis, plots: &[PlotFile]) {
     }
 }
 
+/// Instruction counts from `benches/callgrind.sh`, when it ran: ratios and exponents that do not
+/// move with the machine's load.
+fn instructions_section(out: &mut String, analysis: &Analysis) {
+    if analysis.instructions.is_empty() {
+        return;
+    }
+    out.push_str("## Instruction counts (callgrind)\n\n");
+    out.push_str(
+        "Time on a shared machine moves with its load; instruction counts do not. \
+         `bash benches/callgrind.sh` ran each operation once under `valgrind --tool=callgrind` \
+         (collecting only inside the operation) on the cases of the scaling slices up to its \
+         `--max-n`. Fewer instructions are not fewer nanoseconds — cache misses and page faults \
+         are not counted — but a ratio or exponent here is exact for this build.\n\n",
+    );
+    let ops = [Op::Clone, Op::Join, Op::JoinOwned];
+    for slice in analysis.slices.iter().filter(|s| s.slice.axis.is_scaling()) {
+        let count = |spec: &crate::shape::ShapeSpec, op: Op| {
+            analysis
+                .instructions
+                .get(&(crate::cases::synthetic_group(spec), op))
+                .copied()
+        };
+        let rows: Vec<Vec<String>> = slice
+            .slice
+            .specs
+            .iter()
+            .filter(|spec| ops.iter().all(|op| count(spec, *op).is_some()))
+            .map(|spec| {
+                let [clone, join, owned] = ops.map(|op| count(spec, op).unwrap_or(f64::NAN));
+                vec![
+                    format!("{}", slice.slice.axis.of(spec)),
+                    format!("{clone:.0}"),
+                    format!("{join:.0}"),
+                    format!("{owned:.0}"),
+                    format!("{:.2}×", owned / clone),
+                    format!("{:.2}×", join / clone),
+                ]
+            })
+            .collect();
+        if rows.is_empty() {
+            continue;
+        }
+        let _ = writeln!(out, "### `{}`\n", slice.slice.name);
+        table(
+            out,
+            &[
+                slice.slice.axis.label(),
+                "clone",
+                "flatten",
+                "flatten_owned",
+                "owned / clone",
+                "flatten / clone",
+            ],
+            &rows,
+        );
+        let fits: Vec<String> = ops
+            .iter()
+            .filter_map(|op| {
+                let points: Vec<(f64, f64)> = slice
+                    .slice
+                    .specs
+                    .iter()
+                    .filter_map(|spec| Some((slice.slice.axis.of(spec), count(spec, *op)?)))
+                    .collect();
+                let fit = super::fit::power_law(&points)?;
+                Some(format!("`{}` {:.2}", op.name(), fit.exponent))
+            })
+            .collect();
+        let _ = writeln!(
+            out,
+            "Fitted exponents over every point: {}.\n",
+            fits.join(", ")
+        );
+    }
+}
+
 /// The whole report.
 pub fn render(analysis: &Analysis, plots: &[PlotFile]) -> String {
     let run = &analysis.run;
@@ -258,6 +334,8 @@ pub fn render(analysis: &Analysis, plots: &[PlotFile]) -> String {
          shape on a log axis, with the 10 % target.\n\n",
     );
     plot_link(&mut out, plots, "compile-ratio.svg");
+
+    instructions_section(&mut out, analysis);
 
     out.push_str("## Memory\n\n");
     out.push_str(

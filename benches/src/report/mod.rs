@@ -93,6 +93,44 @@ pub struct Analysis {
     pub corpus: Vec<Row>,
     /// The targets of issue 5.
     pub targets: Vec<TargetCheck>,
+    /// Instruction counts by (criterion group, operation), from `benches/callgrind.sh`, if it ran.
+    pub instructions: BTreeMap<(String, Op), f64>,
+}
+
+/// File name of the instruction counts `benches/callgrind.sh` writes into the criterion folder.
+pub const INSTRUCTIONS_FILE: &str = "flatjoin-instructions.tsv";
+
+/// Reads `dir/`[`INSTRUCTIONS_FILE`] (`group<TAB>op<TAB>count` lines); empty when absent.
+pub fn load_instructions(dir: &Path) -> Result<BTreeMap<(String, Op), f64>, String> {
+    let path = dir.join(INSTRUCTIONS_FILE);
+    let text = match std::fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(BTreeMap::new()),
+        Err(e) => return Err(format!("{}: {e}", path.display())),
+    };
+    let mut counts = BTreeMap::new();
+    for (number, line) in text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+    {
+        let fields: Vec<&str> = line.split('\t').collect();
+        let parsed = match fields.as_slice() {
+            [group, op, count] => Op::from_name(op)
+                .zip(count.parse::<f64>().ok())
+                .map(|(op, c)| (group, op, c)),
+            _ => None,
+        };
+        let Some((group, op, count)) = parsed else {
+            return Err(format!(
+                "{}:{}: expected `group<TAB>op<TAB>count`",
+                path.display(),
+                number + 1
+            ));
+        };
+        counts.insert(((*group).to_owned(), op), count);
+    }
+    Ok(counts)
 }
 
 fn row(results: &Results, run: &RunRecord, group: String, spec: Option<ShapeSpec>) -> Row {
@@ -173,6 +211,7 @@ pub fn analyse(results: &Results, run: RunRecord) -> Result<Analysis, String> {
         synthetic,
         corpus,
         targets,
+        instructions: BTreeMap::new(),
     })
 }
 
@@ -281,7 +320,8 @@ pub fn generate(criterion_dir: &Path, out_dir: &Path) -> Result<Analysis, String
             criterion_dir.display()
         ));
     }
-    let analysis = analyse(&results, run)?;
+    let mut analysis = analyse(&results, run)?;
+    analysis.instructions = load_instructions(criterion_dir)?;
     let plots_dir = out_dir.join(markdown::PLOTS_DIR);
     std::fs::create_dir_all(&plots_dir).map_err(|e| format!("{}: {e}", plots_dir.display()))?;
     let plots = plot::write_all(&analysis, &plots_dir)?;
@@ -348,6 +388,21 @@ mod tests {
         fake_estimate(&criterion, "corpus/a.json", "join_owned", 10.0);
         fake_estimate(&criterion, "corpus/a.json", "compile", 50.0);
         run.write(&criterion).expect("run record");
+        let counts: String = cases::synthetic_cases(Profile::Smoke)
+            .iter()
+            .filter(|s| s.family == crate::shape::Family::Mixed)
+            .flat_map(|s| {
+                let group = cases::synthetic_group(s);
+                let n = s.branches;
+                [
+                    ("clone", 1000 * n),
+                    ("join", 4000 * n),
+                    ("join_owned", 3000 * n),
+                ]
+                .map(|(op, c)| format!("{group}\t{op}\t{c}\n"))
+            })
+            .collect();
+        std::fs::write(criterion.join(INSTRUCTIONS_FILE), counts).expect("counts");
 
         let analysis = generate(&criterion, &out).expect("generates");
         let report = std::fs::read_to_string(out.join(markdown::REPORT_FILE)).expect("report");
@@ -391,5 +446,30 @@ mod tests {
             "20 % of compile is over 10 %"
         );
         assert!(report.contains("**missed**"));
+        assert!(
+            report.contains("## Instruction counts (callgrind)"),
+            "{report}"
+        );
+        assert!(
+            report.contains("| 32 | 32000 | 128000 | 96000 | 3.00× | 4.00× |"),
+            "{report}"
+        );
+    }
+
+    #[test]
+    fn instruction_counts_are_optional_but_must_parse() {
+        let dir = std::env::temp_dir().join(format!("flatjoin-benches-cg-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("dir");
+        assert!(load_instructions(&dir).expect("absent is empty").is_empty());
+        std::fs::write(dir.join(INSTRUCTIONS_FILE), "synthetic/x\tclone\t12\n").expect("write");
+        let counts = load_instructions(&dir).expect("parses");
+        std::fs::write(dir.join(INSTRUCTIONS_FILE), "synthetic/x\tclone\n").expect("write");
+        let malformed = load_instructions(&dir);
+        std::fs::remove_dir_all(&dir).expect("cleanup");
+        assert_eq!(
+            counts.get(&("synthetic/x".to_owned(), Op::Clone)),
+            Some(&12.0)
+        );
+        assert!(malformed.is_err());
     }
 }

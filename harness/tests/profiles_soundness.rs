@@ -1,4 +1,5 @@
-//! Soundness of every profile's lowering, judged by `jsonschema` (never by flatjoin code): for the
+//! Soundness of every profile's lowering, judged by the harness oracle's judge (`jsonschema` with
+//! formats asserted; never by flatjoin code): for the
 //! presentation of every corpus dialect sample and every real manifest tool, values drawn from the
 //! presentation (and from the original's branches) that the presentation accepts must be accepted
 //! by the lowered schema, or be explained by a narrowing the lowering listed: after the test's own
@@ -8,6 +9,7 @@
 
 use std::path::{Path, PathBuf};
 
+use flatjoin_harness::oracle;
 use flatjoin_harness::profiles::{self, Lowered, Profile};
 use flatjoin_harness::sample::{self, Reading};
 use serde_json::{Value, json};
@@ -94,9 +96,9 @@ fn openapi_to_json_schema(schema: &Value) -> Value {
     }
 }
 
+/// The harness oracle's judge (`jsonschema`, formats asserted).
 fn validator(schema: &Value) -> jsonschema::Validator {
-    jsonschema::validator_for(schema)
-        .unwrap_or_else(|e| panic!("schema does not compile: {e}\n{schema}"))
+    oracle::judge(schema).unwrap_or_else(|e| panic!("schema does not compile: {e}\n{schema}"))
 }
 
 /// The test's inverse of the listed narrowings, walking `value` along the lowered schema.
@@ -136,7 +138,7 @@ impl Inverse<'_> {
                 if let (Value::Object(m), Some(defs)) = (&mut probe, root.get("definitions")) {
                     m.insert("definitions".into(), defs.clone());
                 }
-                if jsonschema::validator_for(&probe).is_ok_and(|v| v.is_valid(&attempt)) {
+                if oracle::judge(&probe).is_ok_and(|v| v.is_valid(&attempt)) {
                     *value = attempt;
                     return;
                 }
@@ -216,7 +218,7 @@ fn every_lowering_is_sound_or_lists_its_narrowing() {
                 lowered.schema.clone()
             };
             // An input that is not a valid schema of its own dialect has nothing to judge by.
-            let Ok(shown) = jsonschema::validator_for(&presentation) else {
+            let Ok(shown) = oracle::judge(&presentation) else {
                 continue;
             };
             let low = validator(&judged_lowered);

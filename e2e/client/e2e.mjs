@@ -1,12 +1,12 @@
 // End-to-end check of `flatjoin mcp-proxy` with the official MCP TypeScript SDK client.
-// Usage: node e2e.mjs FLATJOIN_BINARY UNION_SERVER_BINARY
+// Usage: node e2e.mjs FLATJOIN_BINARY UNION_SERVER_BINARY [MANIFEST.json...]
 // Run by e2e/tests/mcp_sdk_client.rs. Prints one line per check and exits non-zero on the first
 // failure.
 import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 
-const [flatjoin, upstream] = process.argv.slice(2);
+const [flatjoin, upstream, ...manifests] = process.argv.slice(2);
 if (!flatjoin || !upstream) {
   console.error("usage: node e2e.mjs FLATJOIN_BINARY UNION_SERVER_BINARY");
   process.exit(2);
@@ -76,4 +76,17 @@ assert.match(text(mixed), /sms/);
 console.log(`ok - wrong-branch mix rejected: ${text(mixed)}`);
 
 await client.close();
-console.log("5 passed, 0 failed");
+
+// 4. Every real manifest, replayed by union-server behind the proxy: the SDK accepts every tool.
+let replayed = 0;
+for (const manifest of manifests) {
+  const replay = await connect(flatjoin, ["mcp-proxy", "--", upstream, "--manifest", manifest]);
+  const listed = await replay.listTools();
+  for (const tool of listed.tools) {
+    assert.equal(tool.inputSchema.type, "object", `${manifest} ${tool.name}: root type`);
+  }
+  replayed += listed.tools.length;
+  await replay.close();
+}
+console.log(`ok - ${manifests.length} real manifests: ${replayed} tools accepted by the SDK through the proxy`);
+console.log("6 passed, 0 failed");

@@ -1,7 +1,9 @@
 //! End to end with real peers: the official MCP TypeScript SDK client (`e2e/client/e2e.mjs`,
 //! `@modelcontextprotocol/sdk` from the npm registry) connects to `flatjoin mcp-proxy` in front of
 //! `union-server` (an `rmcp` server with union-typed tools), lists the tools (the SDK validates
-//! them), makes valid calls (forwarded) and wrong-branch mixes (rejected, branch named).
+//! them), makes valid calls (forwarded) and wrong-branch mixes (rejected, branch named); then lists
+//! the tools of every real manifest in `corpus/manifests` through the proxy (union-server replays
+//! them), so the SDK's validation sees all 182 real tools as the proxy serves them.
 //!
 //! Skips, with a visible message, only when `node` is absent. Installs the client's packages with
 //! `npm ci` (from the committed lock file) when `e2e/client/node_modules` is missing.
@@ -64,10 +66,19 @@ fn mcp_typescript_sdk_client_through_the_proxy() {
         );
     }
     let flatjoin = flatjoin_e2e::flatjoin_binary().expect("flatjoin binary built");
+    let manifests_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/manifests");
+    let mut manifests: Vec<_> = std::fs::read_dir(&manifests_dir)
+        .expect("corpus/manifests")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    manifests.sort();
     let mut node = Command::new("node");
     node.arg(client_dir.join("e2e.mjs"))
         .arg(&flatjoin)
         .arg(env!("CARGO_BIN_EXE_union-server"))
+        .args(&manifests)
         .current_dir(&client_dir);
     let out = run_with_deadline(node, Duration::from_secs(120)).expect("node ran");
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -76,6 +87,10 @@ fn mcp_typescript_sdk_client_through_the_proxy() {
     assert!(
         out.status.success(),
         "the SDK client failed:\n{stdout}\n{stderr}"
+    );
+    assert!(
+        stdout.contains("13 real manifests: 182 tools accepted"),
+        "missing checks:\n{stdout}"
     );
     assert!(
         stdout.contains("wrong-branch mix rejected"),

@@ -1,11 +1,11 @@
 //! Soundness of every profile's lowering, judged by the harness oracle's judge (`jsonschema` with
-//! formats asserted; never by flatjoin code): for the
-//! presentation of every corpus dialect sample and every real manifest tool, values drawn from the
-//! presentation (and from the original's branches) that the presentation accepts must be accepted
-//! by the lowered schema, or be explained by a narrowing the lowering listed: after the test's own
-//! inverse of the listed narrowings (undeclared keys dropped where an object was listed as closed,
-//! `null` filled in where a field was made nullable) the lowered schema accepts the value, and the
-//! profile's normalizer maps it back to the value the original runtime is given.
+//! formats asserted; never by flatjoin code): for the presentation of every corpus dialect sample
+//! and every real manifest tool, values drawn from the presentation (and from the original's
+//! branches) that the presentation accepts must be accepted by the lowered schema, or be explained
+//! by a narrowing the lowering listed: after the test's own inverse of the listed narrowings
+//! (undeclared keys dropped where an object was listed as closed, `null` filled in where a field
+//! was made nullable) the lowered schema accepts the value, and the profile's normalizer maps it
+//! back to the value the original runtime is given.
 
 use std::path::{Path, PathBuf};
 

@@ -2,7 +2,8 @@
 //! `structural_key`, so that an oracle built on it does not trust the code it judges.
 //!
 //! Structural identity (SPEC §3.4) ignores annotation keywords at every schema depth, object key
-//! order, the order of `required`, `enum` and `type` arrays, and compares numbers by value. For the
+//! order, the order of `required`, `enum` and `type` arrays, and compares numbers by value; it reads
+//! `const: v` as `enum: [v]` (they accept the same values). For the
 //! invariance oracles the comparison can also ignore the order of `anyOf`/`oneOf` members (a branch
 //! permutation reorders alternatives) and the location of `$defs` (`definitions` vs `$defs`).
 
@@ -110,6 +111,12 @@ pub fn canonical_schema(schema: &Value, forget: Forget) -> Value {
                         }
                         other => canonical_data(other),
                     },
+                    // `const: v` accepts exactly what `enum: [v]` accepts; both read as the
+                    // latter, so a one-value `enum` (Pydantic, OpenAI mode) matches a `const`.
+                    "const" if !map.contains_key("enum") => {
+                        out.insert("enum".to_owned(), Value::Array(vec![canonical_data(value)]));
+                        continue;
+                    }
                     "const" => canonical_data(value),
                     "$ref" if forget.dialect => match value {
                         Value::String(r) => {

@@ -3,6 +3,8 @@
 //! Every surface (the `flatten` and `manifest` commands, the provider profiles, the MCP proxy) calls
 //! the one owning projection, [`flatjoin::flatten`]; nothing here re-implements any part of the join.
 
+pub mod check;
+pub mod corpus;
 pub mod generate;
 pub mod identity;
 pub mod io;

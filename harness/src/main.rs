@@ -23,6 +23,8 @@ enum Command {
     Manifest(cli::flatten::ManifestArgs),
     /// Validate arguments with the original schema (the runtime check), with branch-aware errors.
     Validate(cli::validate::ValidateArgs),
+    /// Run the conformance harness: replay the corpus and generated cases through every oracle.
+    Check(cli::check::CheckArgs),
     /// Check tools against a provider profile: what the provider would reject, and the fix.
     Lint(cli::lint::LintArgs),
     /// Per profile, how many tools pass lint before and after lowering (a markdown table).
@@ -39,6 +41,7 @@ fn main() -> ExitCode {
         Command::Flatten(args) => cli::flatten::run_flatten(&args),
         Command::Manifest(args) => cli::flatten::run_manifest(&args),
         Command::Validate(args) => cli::validate::run(&args),
+        Command::Check(args) => cli::check::run(&args),
         Command::Lint(args) => cli::lint::run(&args),
         Command::LintReport(args) => cli::lint::run_report(&args),
         Command::Export(args) => cli::export::run(&args),

@@ -13,7 +13,10 @@
 
 // A violation is the rare path and carries the whole counterexample; boxing it would only make the
 // fuzz targets' and tests' matching noisier.
-#![allow(clippy::result_large_err, reason = "violations are rare and carry the counterexample")]
+#![allow(
+    clippy::result_large_err,
+    reason = "violations are rare and carry the counterexample"
+)]
 
 use std::fmt;
 
@@ -202,6 +205,7 @@ pub struct Subject {
     second: Option<Boon>,
     samples: Vec<sample::BranchSamples>,
     du: Option<RootUnion>,
+    mixes: Vec<Value>,
 }
 
 impl Subject {
@@ -256,11 +260,27 @@ impl Subject {
             options: options.clone(),
             samples: sample::branch_samples(original, reading),
             du: discriminated_root(original),
+            mixes: Vec::new(),
             second: Boon::new(original),
             flattened,
             original_judge,
             presentation_judge,
         }))
+    }
+
+    /// Adds hand-written values: `values` join the sampled ones (judged by the original first);
+    /// `mixes` (one branch's fields under another branch's discriminator) go to the runtime
+    /// boundary oracle.
+    pub fn with_instances(mut self, values: Vec<Value>, mixes: Vec<Value>) -> Subject {
+        if !values.is_empty() {
+            self.samples.push(sample::BranchSamples {
+                branch: usize::MAX,
+                schema: Value::Bool(true),
+                values,
+            });
+        }
+        self.mixes = mixes;
+        self
     }
 
     fn violation(&self, oracle: &'static str, message: String) -> Violation {
@@ -653,10 +673,11 @@ impl Subject {
                         Err(errors) => {
                             let text = errors.to_string();
                             let literal_text = literal.to_string();
-                            let named =
-                                errors.branch.as_deref().is_some_and(|b| {
-                                    b.contains(&du.tag) && b.contains(&literal_text)
-                                }) && text.contains(&literal_text);
+                            let named = errors
+                                .branch
+                                .as_deref()
+                                .is_some_and(|b| names_branch(b, &du.tag, literal))
+                                && names_branch(&text, &du.tag, literal);
                             if !named {
                                 let mut v = self.violation(
                                     RUNTIME_BOUNDARY,
@@ -667,6 +688,35 @@ impl Subject {
                             }
                         }
                     }
+                }
+            }
+        }
+        for mixed in &self.mixes {
+            let Some(literal) = mixed.get(&du.tag) else {
+                continue;
+            };
+            checked += 1;
+            let original_ok = self.original_judge.is_valid(mixed);
+            if runtime.is_valid(mixed) != original_ok {
+                let mut v = self.violation(
+                    RUNTIME_BOUNDARY,
+                    "the runtime's verdict on a hand-written mix differs from plain validation"
+                        .into(),
+                );
+                v.data = Some(mixed.clone());
+                return Err(v);
+            }
+            if !original_ok && self.presentation_judge.is_valid(mixed) {
+                let literal_text = literal.to_string();
+                let named = runtime.validate(mixed).err().is_some_and(|e| {
+                    e.branch
+                        .as_deref()
+                        .is_some_and(|b| names_branch(b, &du.tag, literal))
+                });
+                if !named {
+                    let mut v = self.violation(RUNTIME_BOUNDARY, format!("the runtime's error on a hand-written mix does not name the selected branch {} {literal_text}", du.tag));
+                    v.data = Some(mixed.clone());
+                    return Err(v);
                 }
             }
         }
@@ -717,6 +767,13 @@ impl Subject {
             (RUNTIME_BOUNDARY, run(self.runtime_boundary())),
         ]
     }
+}
+
+/// Whether an error text names the branch `tag = literal` (numbers by value: `1.0` may be
+/// written `1`).
+fn names_branch(text: &str, tag: &str, literal: &Value) -> bool {
+    let canonical = sorted_text(&canonical_data(literal));
+    text.contains(tag) && (text.contains(&literal.to_string()) || text.contains(&canonical))
 }
 
 fn passed(checked: usize) -> Outcome {

@@ -1,6 +1,7 @@
 //! One module per subcommand; each exposes its clap `Args` struct and a `run` function returning
 //! the exit code or a one-line error message.
 
+pub mod check;
 pub mod export;
 pub mod flatten;
 pub mod lint;

@@ -1,0 +1,527 @@
+//! The `flatjoin check` driver: replay the corpus through every applicable oracle, then run N
+//! generated cases from a fixed seed, shrink the first counterexample, write it under
+//! `corpus/regressions/`, and summarise per oracle (and in `reports/conformance.md`).
+//!
+//! Generated cases alternate the option sets (declared reading, permissive reading, root-only
+//! scope), so every guarantee is checked under both readings of open branches.
+
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use flatjoin::{OpenBranches, Options, Scope};
+use proptest::strategy::{Strategy, ValueTree};
+use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
+use serde_json::Value;
+
+use crate::corpus;
+use crate::generate;
+use crate::model::Case;
+use crate::oracle::{self, ORACLES, Outcome, SOUNDNESS, STATIC_SOUNDNESS, Violation};
+
+/// The default seed of generated cases: a fixed one, so a run is reproducible.
+pub const DEFAULT_SEED: u64 = 0x5EED_F1A7_2026;
+/// The default number of generated cases (about a minute in release on the 2-core reference
+/// machine, with the bundled corpus).
+pub const DEFAULT_CASES: u32 = 1500;
+
+/// What to run.
+#[derive(Debug, Clone)]
+pub struct CheckConfig {
+    /// Generated cases.
+    pub cases: u32,
+    /// Seed of the generator.
+    pub seed: u64,
+    /// Corpus folder to replay (`None`: none).
+    pub corpus: Option<PathBuf>,
+    /// Where to write the Markdown report (`None`: nowhere).
+    pub report: Option<PathBuf>,
+    /// Where to write a shrunk counterexample (`None`: nowhere).
+    pub regressions: Option<PathBuf>,
+    /// Base options; carries the injected fault, if any.
+    pub base: Options,
+    /// The command line, for the report header.
+    pub command: String,
+    /// Show an `indicatif` progress bar (on a terminal) instead of plain lines.
+    pub progress_bar: bool,
+    /// Print progress at all.
+    pub quiet: bool,
+    /// Upper bound on shrinking steps.
+    pub max_shrink_steps: u32,
+}
+
+impl CheckConfig {
+    /// The defaults of `flatjoin check` with no flags (run from the repository root).
+    pub fn new(command: String) -> CheckConfig {
+        CheckConfig {
+            cases: DEFAULT_CASES,
+            seed: DEFAULT_SEED,
+            corpus: Some(PathBuf::from("corpus")),
+            report: Some(PathBuf::from("reports/conformance.md")),
+            regressions: Some(PathBuf::from("corpus/regressions")),
+            base: Options::default(),
+            command,
+            progress_bar: std::io::stderr().is_terminal(),
+            quiet: false,
+            max_shrink_steps: 400,
+        }
+    }
+}
+
+/// Per-oracle counts.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// Inputs it ran on (passed + failed + skipped).
+    pub cases: u64,
+    /// Passed.
+    pub passed: u64,
+    /// Failed.
+    pub failed: u64,
+    /// Did not apply.
+    pub skipped: u64,
+}
+
+/// What a run found.
+#[derive(Debug, Clone, Default)]
+pub struct CheckResult {
+    /// Counts per oracle, in [`ORACLES`] order.
+    pub oracles: Vec<(&'static str, Counts)>,
+    /// Corpus files replayed.
+    pub corpus_files: usize,
+    /// Generated cases run (before shrinking).
+    pub generated: u32,
+    /// Static oracle answers.
+    pub static_yes: usize,
+    /// Static oracle unknowns (including unsupported schemas).
+    pub static_unknown: usize,
+    /// Widening measure per generated case.
+    pub widenings: Vec<f64>,
+    /// Values on which boon and jsonschema disagreed on an original.
+    pub disagreements: Vec<Value>,
+    /// Violations, with the regression file written for each (generated ones only).
+    pub violations: Vec<(Violation, Option<PathBuf>)>,
+    /// Time spent on generated cases.
+    pub generated_time: Duration,
+    /// Time of the whole run.
+    pub total_time: Duration,
+}
+
+impl CheckResult {
+    fn tally(&mut self, outcomes: &[(&'static str, Outcome)]) {
+        for (name, outcome) in outcomes {
+            let counts = match self.oracles.iter_mut().find(|(n, _)| n == name) {
+                Some((_, c)) => c,
+                None => {
+                    self.oracles.push((name, Counts::default()));
+                    match self.oracles.last_mut() {
+                        Some((_, c)) => c,
+                        None => continue,
+                    }
+                }
+            };
+            counts.cases += 1;
+            match outcome {
+                Outcome::Passed(measure) => {
+                    counts.passed += 1;
+                    if *name == STATIC_SOUNDNESS {
+                        self.static_yes += measure.static_yes;
+                        self.static_unknown += measure.static_unknown;
+                    }
+                    if *name == SOUNDNESS && self.disagreements.len() < 1000 {
+                        self.disagreements
+                            .extend(measure.disagreements.iter().cloned());
+                    }
+                }
+                Outcome::Skipped(_) => counts.skipped += 1,
+                Outcome::Failed(_) => counts.failed += 1,
+            }
+        }
+    }
+
+    /// Total passed checks.
+    pub fn passed(&self) -> u64 {
+        self.oracles.iter().map(|(_, c)| c.passed).sum()
+    }
+
+    /// Total failed checks.
+    pub fn failed(&self) -> u64 {
+        self.oracles.iter().map(|(_, c)| c.failed).sum()
+    }
+
+    /// The summary table, ending in the line `N passed, M failed`.
+    pub fn table(&self) -> String {
+        let mut out = format!(
+            "{:<30} {:>7} {:>7} {:>7} {:>7}\n",
+            "oracle", "cases", "passed", "failed", "skipped"
+        );
+        for (name, c) in &self.oracles {
+            out.push_str(&format!(
+                "{:<30} {:>7} {:>7} {:>7} {:>7}\n",
+                name, c.cases, c.passed, c.failed, c.skipped
+            ));
+        }
+        out.push_str(&format!(
+            "static covers: {} yes, {} unknown; validator disagreements: {}\n",
+            self.static_yes,
+            self.static_unknown,
+            self.disagreements.len()
+        ));
+        out.push_str(&format!(
+            "{} passed, {} failed\n",
+            self.passed(),
+            self.failed()
+        ));
+        out
+    }
+}
+
+/// The option set of the i-th generated case.
+pub fn options_for(i: u32, base: &Options) -> Options {
+    let mut options = base.clone();
+    options.open_branches = if i.is_multiple_of(2) {
+        OpenBranches::Declared
+    } else {
+        OpenBranches::Permissive
+    };
+    options.scope = if i % 5 == 4 { Scope::Root } else { Scope::All };
+    options
+}
+
+/// A deterministic proptest runner for `seed`.
+pub fn runner(seed: u64) -> TestRunner {
+    let mut bytes = [0u8; 32];
+    for (i, chunk) in bytes.chunks_mut(8).enumerate() {
+        chunk.copy_from_slice(
+            &(seed ^ (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)).to_le_bytes(),
+        );
+    }
+    TestRunner::new_with_rng(
+        Config {
+            failure_persistence: None,
+            ..Config::default()
+        },
+        TestRng::from_seed(RngAlgorithm::ChaCha, &bytes),
+    )
+}
+
+/// Shrinks a failing case: proptest's simplify/complicate walk, keeping the last case on which
+/// the same oracle still fails. Returns the smallest failing case and its violation.
+pub fn shrink(
+    tree: &mut dyn ValueTree<Value = Case>,
+    first: Violation,
+    options: &Options,
+    max_steps: u32,
+) -> (Case, Violation) {
+    let oracle_name = first.oracle;
+    let mut best = (tree.current(), first);
+    let fails = |case: &Case| -> Option<Violation> {
+        let report = oracle::evaluate_case(case, options);
+        report.outcomes.into_iter().find_map(|(name, o)| match o {
+            Outcome::Failed(v) if name == oracle_name => Some(*v),
+            _ => None,
+        })
+    };
+    if !tree.simplify() {
+        return best;
+    }
+    for _ in 0..max_steps {
+        let candidate = tree.current();
+        match fails(&candidate) {
+            Some(v) => {
+                best = (candidate, v);
+                if !tree.simplify() {
+                    break;
+                }
+            }
+            None => {
+                if !tree.complicate() {
+                    break;
+                }
+            }
+        }
+    }
+    best
+}
+
+fn short_hash(text: &str) -> String {
+    // FNV-1a: stable across runs and platforms, enough to name a file.
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in text.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("{:08x}", h >> 32)
+}
+
+/// Writes a violation as a corpus case under `dir`, named after its oracle (and fault).
+pub fn write_regression(
+    dir: &Path,
+    v: &Violation,
+    found_by: &str,
+    fault: Option<&str>,
+) -> Result<PathBuf, String> {
+    let case = corpus::regression_case(v, found_by);
+    let text = serde_json::to_string_pretty(&case).map_err(|e| e.to_string())?;
+    let name = match fault {
+        Some(f) => format!("fault-{f}-{}-{}.json", v.oracle, short_hash(&text)),
+        None => format!("{}-{}.json", v.oracle, short_hash(&text)),
+    };
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let path = dir.join(name);
+    std::fs::write(&path, text + "\n").map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(path)
+}
+
+fn fault_name(options: &Options) -> Option<&'static str> {
+    #[cfg(feature = "fault-injection")]
+    {
+        options.fault.map(flatjoin::Fault::name)
+    }
+    #[cfg(not(feature = "fault-injection"))]
+    {
+        let _ = options;
+        None
+    }
+}
+
+/// Runs the check. `log` receives one line at a time (the progress lines, when no bar is shown,
+/// and the violations).
+pub fn run(config: &CheckConfig, log: &mut dyn FnMut(&str)) -> CheckResult {
+    let start = Instant::now();
+    let mut result = CheckResult {
+        oracles: ORACLES.iter().map(|n| (*n, Counts::default())).collect(),
+        ..CheckResult::default()
+    };
+    if let Some(dir) = &config.corpus {
+        let files = corpus::files(dir);
+        if !config.quiet {
+            log(&format!(
+                "replaying {} corpus files from {}",
+                files.len(),
+                dir.display()
+            ));
+        }
+        for path in &files {
+            let report = corpus::replay_file(path, &config.base);
+            result.tally(&report.outcomes);
+            result.corpus_files += 1;
+            for (_, outcome) in &report.outcomes {
+                if let Outcome::Failed(v) = outcome {
+                    log(&format!("VIOLATION in {}: {v}", path.display()));
+                    result.violations.push(((**v).clone(), None));
+                }
+            }
+        }
+    }
+    let generated_start = Instant::now();
+    let mut runner = runner(config.seed);
+    let strategy = generate::case();
+    let bar = (config.progress_bar && !config.quiet).then(|| {
+        let bar = indicatif::ProgressBar::new(u64::from(config.cases));
+        if let Ok(style) = indicatif::ProgressStyle::default_bar()
+            .template("{msg} [{bar:40}] {pos}/{len} cases ({per_sec}, eta {eta})")
+        {
+            bar.set_style(style.progress_chars("=> "));
+        }
+        bar.set_message("generated");
+        bar
+    });
+    let step = (config.cases / 10).max(1);
+    for i in 0..config.cases {
+        let mut tree = match strategy.new_tree(&mut runner) {
+            Ok(t) => t,
+            Err(e) => {
+                log(&format!("generator rejected a case: {e}"));
+                continue;
+            }
+        };
+        let options = options_for(i, &config.base);
+        let report = oracle::evaluate_case(&tree.current(), &options);
+        result.tally(&report.outcomes);
+        result.generated += 1;
+        if let Some(w) = report.widening {
+            result.widenings.push(w);
+        }
+        if let Some(bar) = &bar {
+            bar.inc(1);
+        } else if !config.quiet && (i + 1) % step == 0 {
+            let secs = generated_start.elapsed().as_secs_f64().max(1e-9);
+            log(&format!(
+                "generated {}/{} cases ({:.1} cases/s)",
+                i + 1,
+                config.cases,
+                f64::from(i + 1) / secs
+            ));
+        }
+        if let Some(first) = report.first_violation().cloned() {
+            log(&format!("case {i} failed {}; shrinking…", first.oracle));
+            let (case, shrunk) = shrink(&mut tree, first, &options, config.max_shrink_steps);
+            let found_by = format!("{} (case {i}, seed {})", config.command, config.seed);
+            let written = config.regressions.as_ref().and_then(|dir| {
+                match write_regression(dir, &shrunk, &found_by, fault_name(&config.base)) {
+                    Ok(p) => Some(p),
+                    Err(e) => {
+                        log(&format!("cannot write the regression: {e}"));
+                        None
+                    }
+                }
+            });
+            log(&format!(
+                "VIOLATION (shrunk): {shrunk}\n  case model: {case:?}"
+            ));
+            if let Some(p) = &written {
+                log(&format!("counterexample written to {}", p.display()));
+            }
+            result.violations.push((shrunk, written));
+            break;
+        }
+    }
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    result.generated_time = generated_start.elapsed();
+    result.total_time = start.elapsed();
+    if let Some(path) = &config.report {
+        let text = report_markdown(config, &result);
+        let written = path
+            .parent()
+            .map_or(Ok(()), |p| {
+                if p.as_os_str().is_empty() {
+                    Ok(())
+                } else {
+                    std::fs::create_dir_all(p)
+                }
+            })
+            .and_then(|()| std::fs::write(path, text));
+        if let Err(e) = written {
+            log(&format!("cannot write the report {}: {e}", path.display()));
+        }
+    }
+    result
+}
+
+/// The value at quantile `q` of sorted `values`.
+fn quantile(sorted: &[f64], q: f64) -> Option<f64> {
+    if sorted.is_empty() {
+        return None;
+    }
+    #[allow(
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss,
+        clippy::cast_precision_loss,
+        reason = "an index into a short list"
+    )]
+    let i = ((sorted.len() - 1) as f64 * q).round() as usize;
+    sorted.get(i).copied()
+}
+
+/// The Markdown report.
+pub fn report_markdown(config: &CheckConfig, result: &CheckResult) -> String {
+    let mut md = String::new();
+    md.push_str(&format!(
+        "<!-- Generated by `{}`; do not edit by hand. -->\n\n# Conformance report\n\n",
+        config.command
+    ));
+    md.push_str(&format!("- Command: `{}`\n", config.command));
+    md.push_str(&format!(
+        "- Seed: {} (`--seed {}`)\n",
+        config.seed, config.seed
+    ));
+    md.push_str(&format!(
+        "- Corpus files replayed: {} (from `{}`)\n",
+        result.corpus_files,
+        config
+            .corpus
+            .as_ref()
+            .map_or("none".to_owned(), |p| p.display().to_string())
+    ));
+    let secs = result.generated_time.as_secs_f64().max(1e-9);
+    md.push_str(&format!(
+        "- Generated cases: {} in {:.1} s ({:.1} cases/s); whole run {:.1} s\n",
+        result.generated,
+        result.generated_time.as_secs_f64(),
+        f64::from(result.generated) / secs,
+        result.total_time.as_secs_f64()
+    ));
+    if let Some(f) = fault_name(&config.base) {
+        md.push_str(&format!("- Injected fault: `{f}`\n"));
+    }
+    md.push_str(&format!(
+        "- Result: **{} passed, {} failed**\n\n",
+        result.passed(),
+        result.failed()
+    ));
+    md.push_str("## Oracles\n\n| oracle | cases | passed | failed | skipped |\n| --- | ---: | ---: | ---: | ---: |\n");
+    for (name, c) in &result.oracles {
+        md.push_str(&format!(
+            "| {name} | {} | {} | {} | {} |\n",
+            c.cases, c.passed, c.failed, c.skipped
+        ));
+    }
+    md.push_str(&format!(
+        "\n## Static oracle\n\n`jsonschema` canonical `covers` (presentation ⊇ branch): {} yes, {} unknown (unsupported schemas count as unknown), 0 no.\n",
+        result.static_yes, result.static_unknown
+    ));
+    let mut w = result.widenings.clone();
+    w.sort_by(f64::total_cmp);
+    md.push_str("\n## Widening\n\nPer generated case: of the values drawn from the presentation that it accepts, the share the original rejects. Reported, not asserted.\n\n");
+    if w.is_empty() {
+        md.push_str("No case produced a measurable value.\n");
+    } else {
+        let q = |x| quantile(&w, x).map_or("-".into(), |v| format!("{v:.3}"));
+        md.push_str(&format!(
+            "| cases | min | p25 | median | p75 | p90 | max |\n| ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n| {} | {} | {} | {} | {} | {} | {} |\n\n",
+            w.len(),
+            q(0.0),
+            q(0.25),
+            q(0.5),
+            q(0.75),
+            q(0.9),
+            q(1.0)
+        ));
+        md.push_str("| share rejected by the original | cases |\n| --- | ---: |\n");
+        let buckets = [
+            (0.0, 0.0, "0"),
+            (0.0, 0.25, "(0, 0.25]"),
+            (0.25, 0.5, "(0.25, 0.5]"),
+            (0.5, 0.75, "(0.5, 0.75]"),
+            (0.75, 1.0, "(0.75, 1]"),
+        ];
+        for (i, (lo, hi, label)) in buckets.iter().enumerate() {
+            let n = w
+                .iter()
+                .filter(|v| {
+                    if i == 0 {
+                        **v == 0.0
+                    } else {
+                        **v > *lo && **v <= *hi
+                    }
+                })
+                .count();
+            md.push_str(&format!("| {label} | {n} |\n"));
+        }
+    }
+    md.push_str(&format!(
+        "\n## Validator disagreements\n\nValues on which `boon` and `jsonschema` disagree about an original (set aside, not counted as join bugs): {}.\n",
+        result.disagreements.len()
+    ));
+    for d in result.disagreements.iter().take(5) {
+        md.push_str(&format!("- `{d}`\n"));
+    }
+    md.push_str("\n## Violations\n\n");
+    if result.violations.is_empty() {
+        md.push_str("None.\n");
+    }
+    for (v, path) in &result.violations {
+        md.push_str(&format!(
+            "- **{}**: {}{}\n",
+            v.oracle,
+            v.message.lines().next().unwrap_or(""),
+            path.as_ref().map_or(String::new(), |p| format!(
+                " (written to `{}`)",
+                p.display()
+            ))
+        ));
+    }
+    md
+}

@@ -4,10 +4,13 @@
 //! messages for `tools[].function.parameters`):
 //! - the root is `type: "object"` with `properties` ("schema must be a JSON Schema of 'type:
 //!   \"object\"'", "object schema missing properties");
+//! - no `oneOf`, `anyOf`, `allOf`, `enum` or `not` at the top level (the API's "... is not permitted
+//!   at the top level");
 //! - every array has `items` ("array schema missing items");
 //! - no `oneOf` anywhere (OpenAI documents `anyOf` only).
 //!
-//! Lowering: root union widened and typed `object` (narrowing only for non-object roots), missing
+//! Lowering: root union widened and typed `object` (narrowing only for non-object roots), a root
+//! `enum`/`not` dropped (sound), missing
 //! `properties` added (`{}`: sound), `items: {}` added (sound), `oneOf` → `anyOf` (sound).
 
 use serde_json::{Value, json};
@@ -19,6 +22,16 @@ pub fn lint(schema: &Value, findings: &mut Findings) {
     let says = format!("OpenAI: Invalid schema for function '{}'", findings.tool());
     steps::check_root_object(schema, &says, findings);
     check_root_properties(schema, &says, findings);
+    for key in ["oneOf", "anyOf", "allOf", "enum", "not"] {
+        if schema.get(key).is_some() {
+            findings.error(
+                "",
+                "root-composition",
+                format!("{says}: '{key}' is not permitted at the top level"),
+                "flatten or widen the root union; drop a root enum/not (sound)",
+            );
+        }
+    }
     steps::check_array_items(schema, &says, findings);
     steps::check_keyword_anywhere(
         schema,
@@ -49,6 +62,11 @@ pub fn lower(presentation: &Value) -> Lowered {
     let mut schema = presentation.clone();
     let mut narrowings = Vec::new();
     steps::ensure_root_object(&mut schema, &mut narrowings);
+    if let Value::Object(root) = &mut schema {
+        // Dropping an assertion only loosens.
+        root.shift_remove("enum");
+        root.shift_remove("not");
+    }
     add_root_properties(&mut schema);
     steps::one_of_to_any_of(&mut schema);
     steps::add_missing_items(&mut schema);

@@ -321,8 +321,7 @@ pub(crate) fn join_discriminator(
         .filter(|v| seen.insert(literal_key(v)))
         .cloned()
         .collect();
-    let kinds: Vec<Kind> = values.iter().map(Kind::of_value).collect();
-    let pairs = vec![(Value::Object(Map::new()), Kinds::of(&kinds))];
+    let pairs = vec![(Value::Object(Map::new()), Kinds::of_literals(&values))];
     let mut out = widen::widen(&pairs, WidenFaults::default());
     out.insert("enum".into(), Value::Array(values));
     let title = match titles.first() {

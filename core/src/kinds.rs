@@ -14,7 +14,7 @@ pub enum Kind {
     Null,
     /// `true` and `false`.
     Boolean,
-    /// Integers written without a fraction or exponent (`1`; `1.0` is classed as `Number`).
+    /// Integers (`1`; a float literal such as `1.0` counts as both integer and number).
     Integer,
     /// Numbers with a fractional part.
     Number,
@@ -42,14 +42,13 @@ impl Kind {
         1 << self as u8
     }
 
-    /// The kind of one JSON value.
+    /// The kind of one JSON value. A float literal with no fraction (`1.0`) reports `Number`;
+    /// use [`Kinds::of_literal`] where it must also count as an integer.
     pub fn of_value(value: &Value) -> Kind {
         match value {
             Value::Null => Kind::Null,
             Value::Bool(_) => Kind::Boolean,
             Value::Number(n) => {
-                // A float literal such as `1.0` counts as a non-integer number: draft-04 does not
-                // call it an integer, and `number` accepts it under every draft.
                 if n.is_i64() || n.is_u64() {
                     Kind::Integer
                 } else {
@@ -80,6 +79,30 @@ impl Kinds {
     /// The set holding `kinds`.
     pub fn of(kinds: &[Kind]) -> Kinds {
         Kinds::Only(kinds.iter().fold(0, |acc, k| acc | k.bit()))
+    }
+
+    /// The kinds of one literal value. A number with no fractional part written as a float
+    /// (`1.0`) is both an integer (draft 6 and later) and a number (every draft), so `type:
+    /// "integer"` with `enum: [1.0]` still accepts it; widening then writes `number`, which
+    /// accepts it under every draft.
+    pub fn of_literal(value: &Value) -> Kinds {
+        match value {
+            Value::Number(n) if !(n.is_i64() || n.is_u64()) => {
+                if n.as_f64().is_some_and(|f| f.fract() == 0.0) {
+                    Kinds::of(&[Kind::Integer, Kind::Number])
+                } else {
+                    Kinds::of(&[Kind::Number])
+                }
+            }
+            v => Kinds::of(&[Kind::of_value(v)]),
+        }
+    }
+
+    /// The kinds of a list of literals.
+    pub fn of_literals<'v>(values: impl IntoIterator<Item = &'v Value>) -> Kinds {
+        values
+            .into_iter()
+            .fold(Kinds::NONE, |acc, v| acc.union(Kinds::of_literal(v)))
     }
 
     /// The kinds a `type` keyword value names (`"number"` gives integer and number).
@@ -216,11 +239,10 @@ fn kinds_inner<'a>(
         narrow(Kinds::of_type_keyword(t), &mut result);
     }
     if let Some(c) = map.get("const") {
-        narrow(Kinds::of(&[Kind::of_value(c)]), &mut result);
+        narrow(Kinds::of_literal(c), &mut result);
     }
     if let Some(Value::Array(values)) = map.get("enum") {
-        let kinds: Vec<Kind> = values.iter().map(Kind::of_value).collect();
-        narrow(Kinds::of(&kinds), &mut result);
+        narrow(Kinds::of_literals(values), &mut result);
     }
     if let Some(Value::String(reference)) = map.get("$ref")
         && let Some(target_ptr) = pointer::local_ref(reference)
@@ -281,7 +303,16 @@ mod tests {
             Kinds::of(&[Kind::Integer, Kind::Number])
         );
         assert_eq!(k(json!({"const": 1})), Kinds::of(&[Kind::Integer]));
-        assert_eq!(k(json!({"const": 1.0})), Kinds::of(&[Kind::Number]));
+        assert_eq!(
+            k(json!({"const": 1.0})),
+            Kinds::of(&[Kind::Integer, Kind::Number])
+        );
+        assert_eq!(k(json!({"const": 1.5})), Kinds::of(&[Kind::Number]));
+        // Regression (corpus/regressions/soundness-682cb637.json): 0.0 is an integer too.
+        assert_eq!(
+            k(json!({"type": ["integer", "string"], "enum": [0.0, "s0"]})),
+            Kinds::of(&[Kind::Integer, Kind::String])
+        );
         assert_eq!(
             k(json!({"enum": ["a", null]})),
             Kinds::of(&[Kind::String, Kind::Null])

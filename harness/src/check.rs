@@ -100,6 +100,11 @@ pub struct CheckResult {
     pub disagreements: Vec<Value>,
     /// Violations, with the regression file written for each (generated ones only).
     pub violations: Vec<(Violation, Option<PathBuf>)>,
+    /// The shrunk generated case behind the last violation, with its options.
+    pub counterexample: Option<(Case, Options)>,
+    /// With a fault injected: generated cases that fail the same way without the fault (a bug
+    /// of the core itself, not the fault's doing), passed over.
+    pub unattributed: Vec<Violation>,
     /// Time spent on generated cases.
     pub generated_time: Duration,
     /// Time of the whole run.
@@ -272,6 +277,22 @@ pub fn write_regression(
     Ok(path)
 }
 
+/// The same options with no fault, when a fault is injected.
+fn without_fault(options: &Options) -> Option<Options> {
+    #[cfg(feature = "fault-injection")]
+    {
+        options.fault.map(|_| Options {
+            fault: None,
+            ..options.clone()
+        })
+    }
+    #[cfg(not(feature = "fault-injection"))]
+    {
+        let _ = options;
+        None
+    }
+}
+
 fn fault_name(options: &Options) -> Option<&'static str> {
     #[cfg(feature = "fault-injection")]
     {
@@ -354,6 +375,19 @@ pub fn run(config: &CheckConfig, log: &mut dyn FnMut(&str)) -> CheckResult {
             ));
         }
         if let Some(first) = report.first_violation().cloned() {
+            if let Some(without) = without_fault(&options)
+                && oracle::evaluate_case(&tree.current(), &without)
+                    .outcomes
+                    .iter()
+                    .any(|(name, o)| *name == first.oracle && matches!(o, Outcome::Failed(_)))
+            {
+                log(&format!(
+                    "case {i} fails {} without the injected fault too (a core bug, not the fault): {first}",
+                    first.oracle
+                ));
+                result.unattributed.push(first);
+                continue;
+            }
             log(&format!("case {i} failed {}; shrinking…", first.oracle));
             let (case, shrunk) = shrink(&mut tree, first, &options, config.max_shrink_steps);
             let found_by = format!("{} (case {i}, seed {})", config.command, config.seed);
@@ -373,6 +407,7 @@ pub fn run(config: &CheckConfig, log: &mut dyn FnMut(&str)) -> CheckResult {
                 log(&format!("counterexample written to {}", p.display()));
             }
             result.violations.push((shrunk, written));
+            result.counterexample = Some((case, options));
             break;
         }
     }

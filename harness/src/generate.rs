@@ -143,13 +143,116 @@ fn annotate_deep(shape: &Shape, note: Text) -> Shape {
     }
 }
 
-/// How a branch uses one pool entry: which, whether required, its outer note, a deep annotation.
-type Pick = (usize, bool, Option<Text>, Option<Text>);
+/// How a branch's copy of a pool entry differs from the entry.
+#[derive(Debug, Clone, Copy)]
+enum Variant {
+    /// Identical.
+    Same,
+    /// An annotation deep inside (dedup must fold the copies).
+    DeepNote(Text),
+    /// A property named `title` added or retyped inside (a keyword-named property is data, so
+    /// dedup must keep both copies).
+    KeywordField,
+    /// Looser bounds (the join must keep the loosest).
+    LooserBound,
+}
+
+fn variant() -> impl Strategy<Value = Variant> {
+    prop_oneof![
+        3 => Just(Variant::Same),
+        1 => (0u8..4).prop_map(|t| Variant::DeepNote(Text(t))),
+        1 => Just(Variant::KeywordField),
+        1 => Just(Variant::LooserBound),
+    ]
+}
+
+/// Adds a property named `title` to an object (or retypes the one there), through arrays and
+/// nullable wrappers.
+fn keyword_field(shape: &Shape) -> Shape {
+    match shape {
+        Shape::Object { fields, policy } => {
+            let mut fields = fields.clone();
+            match fields.iter_mut().find(|f| f.name.as_str() == "title") {
+                Some(f) => {
+                    f.shape = match f.shape {
+                        Shape::Bool => Shape::Num {
+                            integer: true,
+                            min: None,
+                            max: None,
+                        },
+                        _ => Shape::Bool,
+                    };
+                }
+                None => fields.push(Field {
+                    name: Name(5),
+                    shape: Shape::Bool,
+                    required: false,
+                    note: None,
+                }),
+            }
+            Shape::Object {
+                fields,
+                policy: policy.clone(),
+            }
+        }
+        Shape::Array {
+            items,
+            min_items,
+            max_items,
+        } => Shape::Array {
+            items: Box::new(keyword_field(items)),
+            min_items: *min_items,
+            max_items: *max_items,
+        },
+        Shape::Nullable { inner, style } => Shape::Nullable {
+            inner: Box::new(keyword_field(inner)),
+            style: *style,
+        },
+        other => other.clone(),
+    }
+}
+
+/// Moves every bound of a scalar outward by three (through nullable wrappers).
+fn looser_bound(shape: &Shape) -> Shape {
+    let out = |b: Option<Bound>, by: i8| {
+        b.map(|b| Bound {
+            value: b.value.saturating_add(by),
+            exclusive: b.exclusive,
+        })
+    };
+    match shape {
+        Shape::Str {
+            min_len,
+            max_len,
+            email,
+        } => Shape::Str {
+            min_len: min_len.map(|m| m.saturating_sub(1)),
+            max_len: Some(max_len.map_or(6, |m| m.saturating_add(3))),
+            email: *email,
+        },
+        Shape::Num { integer, min, max } => Shape::Num {
+            integer: *integer,
+            min: Some(out(*min, -3).unwrap_or(Bound {
+                value: -6,
+                exclusive: false,
+            })),
+            max: out(*max, 3),
+        },
+        Shape::Nullable { inner, style } => Shape::Nullable {
+            inner: Box::new(looser_bound(inner)),
+            style: *style,
+        },
+        other => other.clone(),
+    }
+}
+
+/// How a branch uses one pool entry: which, whether required, its outer note, how it differs.
+type Pick = (usize, bool, Option<Text>, Variant);
 
 /// A whole case: a pool of (name, shape) definitions, branches picking from it.
 pub fn case() -> impl Strategy<Value = Case> {
     let pool = prop::collection::vec((name(), shape()), 1..6);
-    let pick = (0usize..8, any::<bool>(), text(), text());
+    let pick = (0usize..8, any::<bool>(), text(), variant());
     let branch = (
         prop::collection::vec(literal(), 1..3),
         prop::collection::vec(pick, 0..5),
@@ -170,13 +273,15 @@ pub fn case() -> impl Strategy<Value = Case> {
                     tags,
                     fields: picks
                         .into_iter()
-                        .map(|(i, required, outer, deep)| {
+                        .map(|(i, required, outer, variant)| {
                             let (name, shape) = &pool[i % pool.len()];
                             Field {
                                 name: *name,
-                                shape: match deep {
-                                    Some(t) => annotate_deep(shape, t),
-                                    None => shape.clone(),
+                                shape: match variant {
+                                    Variant::Same => shape.clone(),
+                                    Variant::DeepNote(t) => annotate_deep(shape, t),
+                                    Variant::KeywordField => keyword_field(shape),
+                                    Variant::LooserBound => looser_bound(shape),
                                 },
                                 required,
                                 note: outer,

@@ -14,8 +14,11 @@ use serde_json::{Map, Value, json};
 /// An undeclared key name no generated case and no corpus file uses.
 pub const EXTRA_KEY: &str = "zz_extra";
 
-/// The most values proposed for one schema node.
+/// The most values proposed for one nested schema node.
 const MAX_VALUES: usize = 24;
+/// The most values proposed for one branch (the root), so that varying each field one at a time
+/// is not thinned out.
+const MAX_ROOT_VALUES: usize = 160;
 /// Nesting past which nothing more is proposed (recursive definitions end here).
 const MAX_DEPTH: usize = 12;
 
@@ -216,17 +219,21 @@ struct Sampler<'a> {
     reading: Reading,
 }
 
-/// Keeps at most [`MAX_VALUES`] values, spread over the list so that its tail is represented.
-fn cap(mut values: Vec<Value>) -> Vec<Value> {
+/// Keeps at most [`MAX_VALUES`] values ([`MAX_ROOT_VALUES`] at depth 0), spread over the list so
+/// that its tail is represented.
+fn cap(mut values: Vec<Value>, depth: usize) -> Vec<Value> {
     let mut seen = std::collections::HashSet::new();
     values.retain(|v| seen.insert(v.to_string()));
-    if values.len() <= MAX_VALUES {
+    let max = if depth == 0 {
+        MAX_ROOT_VALUES
+    } else {
+        MAX_VALUES
+    };
+    if values.len() <= max {
         return values;
     }
     let n = values.len();
-    (0..MAX_VALUES)
-        .map(|i| values[i * n / MAX_VALUES].clone())
-        .collect()
+    (0..max).map(|i| values[i * n / max].clone()).collect()
 }
 
 fn types_of(map: &Map<String, Value>) -> Vec<String> {
@@ -292,7 +299,7 @@ impl Sampler<'_> {
             return vec![c.clone()];
         }
         if let Some(Value::Array(members)) = map.get("enum") {
-            return cap(members.clone());
+            return cap(members.clone(), depth);
         }
         for combinator in ["anyOf", "oneOf"] {
             if let Some(Value::Array(members)) = map.get(combinator) {
@@ -305,7 +312,7 @@ impl Sampler<'_> {
                 for (i, m) in merged.iter().enumerate() {
                     out.extend(self.values(m, depth + 1, &foreign_names(&names, i)));
                 }
-                return cap(out);
+                return cap(out, depth);
             }
         }
         if let Some(Value::Array(parts)) = map.get("allOf") {
@@ -349,7 +356,7 @@ impl Sampler<'_> {
                 _ => {}
             }
         }
-        cap(out)
+        cap(out, depth)
     }
 
     fn arrays(&self, map: &Map<String, Value>, depth: usize) -> Vec<Value> {

@@ -6,6 +6,7 @@
 
 use flatjoin::{Fault, Options};
 use flatjoin_harness::check::{self, CheckConfig};
+use flatjoin_harness::oracle::{Outcome, evaluate_case};
 
 /// Runs the generated part of `flatjoin check --inject-fault NAME` (no corpus, no files written)
 /// and returns the violation, or panics when 1,000 cases pass.
@@ -30,6 +31,27 @@ fn detect(fault: Fault) {
         result.generated
     );
     assert!(result.generated <= 1000);
+    // The counterexample is the fault's doing: without it, the same case passes that oracle.
+    let (case, options) = result
+        .counterexample
+        .clone()
+        .unwrap_or_else(|| panic!("{}: no counterexample case kept", fault.name()));
+    let oracle = result.violations[0].0.oracle;
+    let clean = evaluate_case(
+        &case,
+        &Options {
+            fault: None,
+            ..options
+        },
+    );
+    assert!(
+        !clean
+            .outcomes
+            .iter()
+            .any(|(name, o)| *name == oracle && matches!(o, Outcome::Failed(_))),
+        "{}: the shrunk case also fails {oracle} without the fault",
+        fault.name()
+    );
     eprintln!(
         "{}: detected by {} after {} cases",
         fault.name(),

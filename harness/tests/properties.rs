@@ -11,7 +11,7 @@ use flatjoin_harness::oracle::{Outcome, check_case, evaluate_case};
 use flatjoin_harness::render::{Dialect, shape_schema};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
-use proptest::test_runner::RngSeed;
+use proptest::test_runner::{FileFailurePersistence, RngSeed};
 
 fn options(open_branches: OpenBranches, scope: Scope) -> Options {
     Options {
@@ -31,6 +31,11 @@ fn config() -> ProptestConfig {
     };
     ProptestConfig {
         rng_seed,
+        // Integration tests have no `lib.rs` beside them, so the default source-parallel file
+        // cannot be placed; failing seeds go to `harness/proptest-regressions/` (committed).
+        failure_persistence: Some(Box::new(FileFailurePersistence::Direct(
+            "proptest-regressions/properties.txt",
+        ))),
         ..default
     }
 }

@@ -67,6 +67,12 @@ pub(crate) fn is_annotation(keyword: &str) -> bool {
     ANNOTATIONS.contains(&keyword)
 }
 
+/// Whether `keyword` asserts nothing about a value: an annotation, OpenAPI's and Pydantic's
+/// `discriminator` (a hint for code generators, no JSON Schema keyword), or an `x-` extension.
+pub(crate) fn is_non_asserting(keyword: &str) -> bool {
+    is_annotation(keyword) || keyword == "discriminator" || keyword.starts_with("x-")
+}
+
 /// The slot of `keyword`, if it holds subschemas.
 pub(crate) fn slot(keyword: &str) -> Option<Slot> {
     // A `match` rather than a scan of `SUBSCHEMA_KEYWORDS`: this runs for every key of every

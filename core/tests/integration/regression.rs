@@ -79,3 +79,34 @@ fn unevaluated_properties_enclosing() {
     assert!(validator(&original).is_valid(&v));
     assert!(validator(&flat.schema).is_valid(&v), "{:#}", flat.schema);
 }
+
+/// corpus/regressions/dialect-invariance-2dcb6409.json: Pydantic writes `discriminator` beside a
+/// nested union; under scope `root` that union stays a `oneOf` wrapper, and the wrapper must still
+/// be replaced by its members (SPEC §3.3) as the Zod rendering's is, since `discriminator`
+/// asserts nothing.
+#[test]
+fn discriminator_beside_nested_wrapper_still_unwraps() {
+    let member = |tag: &str| json!({"type": "object", "properties": {"kind": {"const": tag}}, "required": ["kind"], "additionalProperties": false});
+    let zod = json!({"oneOf": [
+        {"type": "object", "properties": {"kind": {"const": "a"}, "value": {"type": "string"}}, "required": ["kind"]},
+        {"type": "object", "properties": {"kind": {"const": "b"}, "value": {"oneOf": [member("x"), member("y")]}}, "required": ["kind"]}
+    ]});
+    let mut pydantic = zod.clone();
+    pydantic["oneOf"][1]["properties"]["value"]["discriminator"] = json!({"propertyName": "kind"});
+    pydantic["oneOf"][1]["properties"]["value"]["title"] = json!("Value");
+    let options = Options {
+        scope: flatjoin::Scope::Root,
+        ..Options::default()
+    };
+    let a = flatten(&zod, &options).expect("flattens").schema;
+    let b = flatten(&pydantic, &options).expect("flattens").schema;
+    assert_eq!(
+        a["properties"]["value"]["anyOf"].as_array().map(Vec::len),
+        Some(3),
+        "{a:#}"
+    );
+    assert_eq!(
+        a["properties"]["value"]["anyOf"],
+        b["properties"]["value"]["anyOf"]
+    );
+}

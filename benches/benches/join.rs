@@ -6,12 +6,17 @@
 //! Before timing, a memory pass runs each case once under the counting allocator and writes the
 //! run record (`flatjoin-run.json`) beside criterion's output.
 //!
-//! `cargo bench -p flatjoin-benches` measures the full profile (about 15 minutes on 2 cores);
-//! with `FLATJOIN_BENCH_PROFILE=smoke` it measures small shapes with minimal times, for CI.
+//! Time is the CPU time of the benchmark thread ([`cpu_time::ThreadCpuTime`]), not wall-clock:
+//! the machine is shared with other work, and time spent descheduled would otherwise land in
+//! whichever operation happened to run then, corrupting exactly the ratios the report is about.
+//!
+//! `cargo bench -p flatjoin-benches` measures the full profile (about 15–20 minutes on 2 busy
+//! cores); with `FLATJOIN_BENCH_PROFILE=smoke` it measures small shapes with minimal times, for CI.
 
 use std::hint::black_box;
 use std::time::Duration;
 
+use cpu_time::ThreadCpuTime;
 use criterion::{BatchSize, Criterion, SamplingMode};
 use flatjoin::Options;
 use flatjoin_benches::alloc::{CountingAlloc, measure};
@@ -25,6 +30,63 @@ use serde_json::Value;
 #[global_allocator]
 static ALLOC: CountingAlloc = CountingAlloc;
 
+/// A criterion measurement of the calling thread's CPU time.
+mod cpu_time {
+    // The one call into libc that reads the thread's CPU clock needs `unsafe`.
+    #![allow(unsafe_code)] // reason: `libc::clock_gettime` is an FFI call
+
+    use std::time::Duration;
+
+    use criterion::measurement::{Measurement, ValueFormatter, WallTime};
+
+    /// CPU time of the benchmarking thread (`CLOCK_THREAD_CPUTIME_ID`): user and system time the
+    /// thread ran, not the time it waited for a core. Formatted like wall time.
+    pub struct ThreadCpuTime;
+
+    static FORMAT_LIKE: WallTime = WallTime;
+
+    fn now() -> Duration {
+        let mut ts = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: `ts` is a valid, writable `timespec` that outlives the call, and
+        // `CLOCK_THREAD_CPUTIME_ID` is a clock every Linux kernel provides.
+        let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+        if rc != 0 {
+            return Duration::ZERO;
+        }
+        Duration::new(
+            u64::try_from(ts.tv_sec).unwrap_or(0),
+            u32::try_from(ts.tv_nsec).unwrap_or(0),
+        )
+    }
+
+    impl Measurement for ThreadCpuTime {
+        type Intermediate = Duration;
+        type Value = Duration;
+
+        fn start(&self) -> Duration {
+            now()
+        }
+        fn end(&self, start: Duration) -> Duration {
+            now().saturating_sub(start)
+        }
+        fn add(&self, a: &Duration, b: &Duration) -> Duration {
+            *a + *b
+        }
+        fn zero(&self) -> Duration {
+            Duration::ZERO
+        }
+        fn to_f64(&self, value: &Duration) -> f64 {
+            value.as_nanos() as f64
+        }
+        fn formatter(&self) -> &dyn ValueFormatter {
+            FORMAT_LIKE.formatter()
+        }
+    }
+}
+
 /// Criterion settings for one kind of case.
 struct Timing {
     warm_up: Duration,
@@ -34,15 +96,16 @@ struct Timing {
 
 fn timing(profile: Profile, corpus: bool) -> Timing {
     match (profile, corpus) {
+        // Measurement times are CPU time, so a busy machine stretches them in wall-clock time.
         (Profile::Full, false) => Timing {
-            warm_up: Duration::from_millis(500),
-            measurement: Duration::from_secs(2),
+            warm_up: Duration::from_millis(300),
+            measurement: Duration::from_millis(1200),
             samples: 15,
         },
         (Profile::Full, true) => Timing {
-            warm_up: Duration::from_millis(200),
-            measurement: Duration::from_millis(600),
-            samples: 20,
+            warm_up: Duration::from_millis(100),
+            measurement: Duration::from_millis(400),
+            samples: 15,
         },
         (Profile::Smoke, _) => Timing {
             warm_up: Duration::from_millis(5),
@@ -127,7 +190,7 @@ fn prepare(
     ))
 }
 
-fn bench_case(criterion: &mut Criterion, case: &Case, profile: Profile) {
+fn bench_case(criterion: &mut Criterion<ThreadCpuTime>, case: &Case, profile: Profile) {
     let options = Options::default();
     let timing = timing(profile, case.corpus);
     let mut group = criterion.benchmark_group(&case.group);
@@ -138,6 +201,12 @@ fn bench_case(criterion: &mut Criterion, case: &Case, profile: Profile) {
         .sample_size(timing.samples);
     let inputs = &case.inputs;
 
+    // Small corpus inputs take microseconds: batch them so the clock is read once per batch.
+    let batch = if case.corpus {
+        BatchSize::SmallInput
+    } else {
+        BatchSize::LargeInput
+    };
     group.bench_function(Op::JoinOwned.name(), |b| {
         b.iter_batched(
             || inputs.clone(),
@@ -147,7 +216,7 @@ fn bench_case(criterion: &mut Criterion, case: &Case, profile: Profile) {
                     .map(|s| flatjoin::flatten_owned(s, &options))
                     .collect::<Vec<_>>()
             },
-            BatchSize::LargeInput,
+            batch,
         );
     });
     group.bench_function(Op::Join.name(), |b| {
@@ -213,7 +282,9 @@ fn main() {
         Err(_) if benching => Profile::Full,
         Err(_) => Profile::Smoke,
     };
-    let mut criterion = Criterion::default().configure_from_args();
+    let mut criterion = Criterion::default()
+        .with_measurement(ThreadCpuTime)
+        .configure_from_args();
 
     let corpus = match corpus::load_corpus(&corpus::corpus_dir()) {
         Ok(corpus) => corpus,

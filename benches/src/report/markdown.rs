@@ -222,8 +222,12 @@ pub fn render(analysis: &Analysis, plots: &[PlotFile]) -> String {
     out.push_str(
         "What the flat presentation join costs and how that cost grows, measured with criterion \
          against baselines **in the same run**, so that the figures that matter are ratios and \
-         exponents. Absolute times are listed for reference only: the machine is shared with other \
-         builds and they move with its load. Times are criterion's median per iteration.\n\n",
+         exponents. Times are criterion's median per iteration of the benchmark thread's **CPU \
+         time** (`CLOCK_THREAD_CPUTIME_ID`), not wall-clock: the machine is shared with other \
+         builds, and time spent waiting for a core would otherwise land in whichever operation ran \
+         then. Cache and memory-bandwidth interference from the other work is still in the numbers, \
+         so absolute times are for reference; the instruction counts below, where present, are \
+         exact.\n\n",
     );
 
     out.push_str("## Measured on\n\n");
@@ -356,9 +360,15 @@ pub fn render(analysis: &Analysis, plots: &[PlotFile]) -> String {
                     format!("{:.2}×", peak as f64 / r.clone.peak_bytes as f64)
                 }
             };
+            let nodes = if r.input_nodes == 0 {
+                "—".to_owned()
+            } else {
+                format!("{:.2}", r.output_nodes as f64 / r.input_nodes as f64)
+            };
             Some(vec![
                 id(row),
                 format_bytes(r.input_bytes as f64),
+                nodes,
                 format_bytes(r.clone.peak_bytes as f64),
                 format_bytes(r.join.peak_bytes as f64),
                 format_bytes(r.join_owned.peak_bytes as f64),
@@ -376,6 +386,7 @@ pub fn render(analysis: &Analysis, plots: &[PlotFile]) -> String {
         &[
             "shape",
             "input (serialized)",
+            "presentation / input nodes",
             "clone peak",
             "flatten peak",
             "flatten_owned peak",

@@ -246,3 +246,53 @@ fn validate_names_the_branch() {
     let text = String::from_utf8_lossy(&mix.stdout);
     assert!(text.starts_with("invalid\nkind \"label\": "), "{text}");
 }
+
+#[test]
+fn manifest_profile_matches_export_surface() {
+    let path = corpus("manifests/desktop-commander.json");
+    let p = path.to_str().expect("path");
+    let plain = run(&["manifest", p], None);
+    let lowered = run(&["manifest", p, "--profile", "gemini"], None);
+    assert!(
+        lowered.status.success(),
+        "{}",
+        String::from_utf8_lossy(&lowered.stderr)
+    );
+    let plain = stdout_json(&plain);
+    let lowered = stdout_json(&lowered);
+    assert_ne!(plain, lowered, "gemini lowering changes the schemas");
+    // Gemini's dialect has no `const` and no `additionalProperties`.
+    let text = serde_json::to_string(&lowered["tools"]).expect("json");
+    assert!(
+        !text.contains("\"const\"") && !text.contains("additionalProperties"),
+        "{text}"
+    );
+    let export = run(&["export", "--provider", "gemini", p], None);
+    assert!(
+        export.status.success(),
+        "{}",
+        String::from_utf8_lossy(&export.stderr)
+    );
+    let export = stdout_json(&export);
+    let declarations = export["functionDeclarations"]
+        .as_array()
+        .expect("declarations");
+    for (tool, decl) in lowered["tools"]
+        .as_array()
+        .expect("tools")
+        .iter()
+        .zip(declarations)
+    {
+        assert_eq!(tool["name"], decl["name"]);
+        match decl.get("parameters") {
+            Some(parameters) => assert_eq!(&tool["inputSchema"], parameters, "{}", tool["name"]),
+            // Gemini declares a tool without parameters by leaving `parameters` out.
+            None => assert_eq!(
+                tool["inputSchema"]["properties"],
+                json!({}),
+                "{}",
+                tool["name"]
+            ),
+        }
+    }
+}

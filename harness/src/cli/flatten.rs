@@ -74,6 +74,10 @@ pub struct ManifestArgs {
     pub file: Option<PathBuf>,
     #[command(flatten)]
     pub join: JoinOptions,
+    /// Also lower every flattened input schema to this provider's dialect (narrowings, if the
+    /// profile makes any, are listed on stderr).
+    #[arg(long, value_enum)]
+    pub profile: Option<flatjoin_harness::profiles::Profile>,
 }
 
 fn print_json(value: &Value) -> Result<(), String> {
@@ -104,12 +108,26 @@ pub fn run_flatten(args: &FlattenArgs) -> Result<ExitCode, String> {
 pub fn run_manifest(args: &ManifestArgs) -> Result<ExitCode, String> {
     let name = input_name(args.file.as_deref());
     let manifest = read_json(args.file.as_deref())?;
-    let flat = flatjoin::flatten_manifest(&manifest, &args.join.options())
-        .map_err(|e| format!("{name}: {e}"))?;
+    let options = args.join.options();
+    let flat =
+        flatjoin::flatten_manifest(&manifest, &options).map_err(|e| format!("{name}: {e}"))?;
     if let Some(path) = &args.join.diagnostics {
         write_diagnostics(path, &manifest_diagnostics(&flat.tools))?;
     }
-    print_json(&flat.manifest)?;
+    let Some(profile) = args.profile else {
+        print_json(&flat.manifest)?;
+        return Ok(ExitCode::SUCCESS);
+    };
+    // The same surface the MCP proxy and `export` use, so all three agree byte for byte.
+    let applied = flatjoin_harness::surfaces::apply_profile(&manifest, Some(profile), &options)
+        .map_err(|e| format!("{name}: {e}"))?;
+    for (tool, n) in &applied.narrowings {
+        eprintln!(
+            "flatjoin: note: {tool}: {} narrowing at {}: {}",
+            n.rule, n.pointer, n.detail
+        );
+    }
+    print_json(&applied.output)?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -23,7 +23,7 @@ use crate::oracle::{self, ORACLES, Outcome, SOUNDNESS, STATIC_SOUNDNESS, Violati
 pub const DEFAULT_SEED: u64 = 0x5EED_F1A7_2026;
 /// The default number of generated cases (about a minute in release on the 2-core reference
 /// machine, with the bundled corpus).
-pub const DEFAULT_CASES: u32 = 1500;
+pub const DEFAULT_CASES: u32 = 8000;
 
 /// What to run.
 #[derive(Debug, Clone)]

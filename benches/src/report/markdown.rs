@@ -8,6 +8,9 @@ use crate::cases::{Axis, Op};
 
 /// The report's file name inside the output folder.
 pub const REPORT_FILE: &str = "join-cost.md";
+/// Hand-written analysis (causes of missed targets, profiles) in the bench crate's folder, copied
+/// into the report under its own heading when present.
+pub const NOTES_FILE: &str = "join-cost-notes.md";
 /// The plots' folder inside the output folder.
 pub const PLOTS_DIR: &str = "join-cost";
 
@@ -211,7 +214,7 @@ fn instructions_section(out: &mut String, analysis: &Analysis) {
 }
 
 /// The whole report.
-pub fn render(analysis: &Analysis, plots: &[PlotFile]) -> String {
+pub fn render(analysis: &Analysis, plots: &[PlotFile], notes: Option<&str>) -> String {
     let run = &analysis.run;
     let mut out = String::new();
     let _ = writeln!(
@@ -277,6 +280,14 @@ pub fn render(analysis: &Analysis, plots: &[PlotFile]) -> String {
         })
         .collect();
     table(&mut out, &["target", "measured", "verdict"], &target_rows);
+    if let Some(notes) = notes {
+        let _ = writeln!(
+            out,
+            "## Analysis\n\n*Hand-written, copied from `benches/{NOTES_FILE}`; the tables below are \
+             the measurements.*\n\n{}\n",
+            notes.trim()
+        );
+    }
 
     out.push_str("## What is measured\n\n");
     out.push_str(

@@ -325,7 +325,13 @@ pub fn generate(criterion_dir: &Path, out_dir: &Path) -> Result<Analysis, String
     let plots_dir = out_dir.join(markdown::PLOTS_DIR);
     std::fs::create_dir_all(&plots_dir).map_err(|e| format!("{}: {e}", plots_dir.display()))?;
     let plots = plot::write_all(&analysis, &plots_dir)?;
-    let text = markdown::render(&analysis, &plots);
+    let notes_path = Path::new(env!("CARGO_MANIFEST_DIR")).join(markdown::NOTES_FILE);
+    let notes = match std::fs::read_to_string(&notes_path) {
+        Ok(notes) => Some(notes),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => return Err(format!("{}: {e}", notes_path.display())),
+    };
+    let text = markdown::render(&analysis, &plots, notes.as_deref());
     let path = out_dir.join(markdown::REPORT_FILE);
     std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
     Ok(analysis)

@@ -33,7 +33,7 @@ pub struct RunRecord {
     pub load_end: String,
     /// One entry per case, synthetic and corpus.
     pub cases: Vec<CaseRecord>,
-    /// Corpus files not benchmarked: `path: reason`.
+    /// Cases not benchmarked, or not every operation of them: `path: reason`.
     #[serde(default)]
     pub skipped: Vec<String>,
 }

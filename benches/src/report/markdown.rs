@@ -466,7 +466,7 @@ pub fn render(analysis: &Analysis, plots: &[PlotFile], notes: Option<&str>) -> S
         out.push_str("Some slices had no results.\n");
     }
     if !analysis.run.skipped.is_empty() {
-        out.push_str("Not benchmarked:\n\n");
+        out.push_str("Not benchmarked, or not every operation:\n\n");
         for skipped in &analysis.run.skipped {
             match skipped.split_once(": ") {
                 Some((id, reason)) => {

@@ -209,6 +209,16 @@ impl Op {
         }
     }
 
+    /// The name tables and plots show: the `flatjoin` function for the join, else [`Op::name`].
+    pub fn label(self) -> &'static str {
+        match self {
+            Op::JoinOwned => "flatten_owned",
+            Op::Join => "flatten",
+            Op::Naive => "naive join",
+            other => other.name(),
+        }
+    }
+
     /// Parses [`Op::name`].
     pub fn from_name(name: &str) -> Option<Op> {
         Op::ALL.into_iter().find(|op| op.name() == name)

@@ -122,7 +122,7 @@ fn slice_section(out: &mut String, slice: &SliceAnalysis, plots: &[PlotFile]) {
             .iter()
             .map(|(op, fit)| {
                 vec![
-                    format!("`{}`", op.name()),
+                    format!("`{}`", op.label()),
                     format!("{:.2}", fit.exponent),
                     format!("{}…{} ({} points)", fit.from, fit.to, fit.points),
                     format!("{:.3}", fit.r_squared),
@@ -202,7 +202,7 @@ fn instructions_section(out: &mut String, analysis: &Analysis) {
                     .filter_map(|spec| Some((slice.slice.axis.of(spec), count(spec, *op)?)))
                     .collect();
                 let fit = super::fit::power_law(&points)?;
-                Some(format!("`{}` {:.2}", op.name(), fit.exponent))
+                Some(format!("`{}` {:.2}", op.label(), fit.exponent))
             })
             .collect();
         let _ = writeln!(

@@ -292,8 +292,8 @@ fn time_series(slice: &SliceAnalysis) -> Vec<Series> {
                 return None;
             }
             let label = match slice.fits.get(&op) {
-                Some(fit) => format!("{} (exponent {:.2})", op.name(), fit.exponent),
-                None => op.name().to_owned(),
+                Some(fit) => format!("{} (exponent {:.2})", op.label(), fit.exponent),
+                None => op.label().to_owned(),
             };
             Some(Series {
                 label,

@@ -350,20 +350,20 @@ pub fn write_all(analysis: &Analysis, dir: &Path) -> Result<Vec<PlotFile>, Strin
         .collect();
     if !rows.is_empty() {
         let labels: Vec<String> = rows.iter().map(|r| case_label(r)).collect();
-        let clone_bars = vec![
-            (
-                "flatten_owned / clone".to_owned(),
-                op_color(Op::JoinOwned),
-                rows.iter()
-                    .map(|r| r.ratio(Op::JoinOwned, Op::Clone))
-                    .collect(),
-            ),
-            (
-                "flatten / clone".to_owned(),
-                op_color(Op::Join),
-                rows.iter().map(|r| r.ratio(Op::Join, Op::Clone)).collect(),
-            ),
-        ];
+        // Both joins' ratios to one baseline, one bar each per case.
+        let join_bars = |baseline: Op| -> Vec<(String, RGBColor, Vec<Option<f64>>)> {
+            [Op::JoinOwned, Op::Join]
+                .into_iter()
+                .map(|join| {
+                    (
+                        format!("{} / {}", join.label(), baseline.label()),
+                        op_color(join),
+                        rows.iter().map(|r| r.ratio(join, baseline)).collect(),
+                    )
+                })
+                .collect()
+        };
+        let clone_bars = join_bars(Op::Clone);
         let title = "Join time / deep-clone time per synthetic shape";
         let svg = bar_chart(
             title,
@@ -379,22 +379,7 @@ pub fn write_all(analysis: &Analysis, dir: &Path) -> Result<Vec<PlotFile>, Strin
             caption: title.to_owned(),
         });
 
-        let compile_bars = vec![
-            (
-                "flatten_owned / compile".to_owned(),
-                op_color(Op::JoinOwned),
-                rows.iter()
-                    .map(|r| r.ratio(Op::JoinOwned, Op::Compile))
-                    .collect(),
-            ),
-            (
-                "flatten / compile".to_owned(),
-                op_color(Op::Join),
-                rows.iter()
-                    .map(|r| r.ratio(Op::Join, Op::Compile))
-                    .collect(),
-            ),
-        ];
+        let compile_bars = join_bars(Op::Compile);
         let title = "Join time / validator-compile time per synthetic shape (log)";
         let svg = bar_chart(
             title,

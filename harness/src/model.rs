@@ -342,10 +342,20 @@ fn literal_set(shape: &Shape) -> Option<Vec<Literal>> {
     }
 }
 
-/// A literal no other literal of the case uses.
-fn fresh_literal(fresh: &mut u8) -> Literal {
-    *fresh = fresh.wrapping_add(1);
-    Literal::Str(200u8.wrapping_add(*fresh))
+/// A literal no branch of this union uses yet (strings `s201`, `s202`, …; integers past them).
+fn fresh_literal(fresh: &mut u8, used: &BTreeSet<String>) -> Literal {
+    for _ in 0..=255 {
+        *fresh = fresh.wrapping_add(1);
+        let literal = Literal::Str(200u8.wrapping_add(*fresh));
+        if !used.contains(&literal.value_key()) {
+            return literal;
+        }
+    }
+    // Every string literal is taken (only an adversarial input gets here): use an integer.
+    (i8::MIN..=i8::MAX)
+        .map(Literal::Int)
+        .find(|l| !used.contains(&l.value_key()))
+        .unwrap_or(Literal::Null)
 }
 
 fn normalize_union(union: &Union, depth: usize, defs: usize, fresh: &mut u8) -> Union {
@@ -361,7 +371,7 @@ fn normalize_union(union: &Union, depth: usize, defs: usize, fresh: &mut u8) -> 
             }
         }
         if tags.is_empty() {
-            let literal = fresh_literal(fresh);
+            let literal = fresh_literal(fresh, &used);
             used.insert(literal.value_key());
             tags.push(literal);
         }
@@ -373,7 +383,7 @@ fn normalize_union(union: &Union, depth: usize, defs: usize, fresh: &mut u8) -> 
         });
     }
     while branches.len() < 2 {
-        let literal = fresh_literal(fresh);
+        let literal = fresh_literal(fresh, &used);
         used.insert(literal.value_key());
         branches.push(Branch {
             tags: vec![literal],

@@ -1134,6 +1134,7 @@ fn restrict_node(root: &Value, node: &Value) -> Value {
 /// presentation structurally identical up to the order of alternatives and annotations. Skipped
 /// when another property also qualifies as the discriminator (the first branch decides which).
 pub fn branch_order_invariance(case: &Case, options: &Options) -> Judged {
+    let case = &case.normalized();
     if !case.rival_discriminators().is_empty() {
         return Ok(Outcome::Skipped(
             "another property qualifies as discriminator".into(),
@@ -1172,12 +1173,25 @@ pub fn branch_order_invariance(case: &Case, options: &Options) -> Judged {
     Ok(passed(checked))
 }
 
-/// A literal no generated case uses.
-const FRESH: Literal = Literal::Str(250);
+/// A string literal no branch of the root union uses (`s250` unless taken).
+fn fresh_tag(case: &Case) -> Literal {
+    let used: Vec<String> = case
+        .root
+        .branches
+        .iter()
+        .flat_map(|b| b.tags.iter().map(|l| l.value_key()))
+        .collect();
+    (250u8..=255)
+        .chain(0..250)
+        .map(Literal::Str)
+        .find(|l| !used.contains(&l.value_key()))
+        .unwrap_or(Literal::Half(100))
+}
 
 /// Duplicate-branch invariance (model): appending a copy of the first branch with a new literal
 /// changes only the discriminator's `enum` (by exactly that literal) and annotations.
 pub fn duplicate_branch_invariance(case: &Case, options: &Options) -> Judged {
+    let case = &case.normalized();
     if !case.rival_discriminators().is_empty() {
         return Ok(Outcome::Skipped(
             "another property qualifies as discriminator".into(),
@@ -1188,14 +1202,15 @@ pub fn duplicate_branch_invariance(case: &Case, options: &Options) -> Judged {
     };
     let original = render(case);
     let base = present(&original, options, DUPLICATE_BRANCH)?;
+    let fresh = fresh_tag(case);
     let mut copy = first.clone();
-    copy.tags = vec![FRESH];
+    copy.tags = vec![fresh];
     let mut bigger = case.clone();
     bigger.root.branches.push(copy);
     let variant = render(&bigger);
     let other = present(&variant, options, DUPLICATE_BRANCH)?;
     if let Some(message) =
-        compare_duplicate(&base, &other, case.root.tag_name(), &literal_value(FRESH))
+        compare_duplicate(&base, &other, case.root.tag_name(), &literal_value(fresh))
     {
         let mut v = violation(DUPLICATE_BRANCH, message, &original, options);
         v.variant = Some((DUPLICATE_BRANCH.into(), variant));
@@ -1249,6 +1264,7 @@ pub fn compare_duplicate(base: &Value, other: &Value, tag: &str, fresh: &Value) 
 /// identical to the Zod v4 form's (annotations, root definitions and the location of definitions
 /// ignored).
 pub fn dialect_invariance(case: &Case, options: &Options) -> Judged {
+    let case = &case.normalized();
     let original = render(case);
     let base = present(&original, options, DIALECT)?;
     let forget = Forget {

@@ -109,3 +109,45 @@ fn no_dedup_is_detected() {
 fn enum_first_branch_is_detected() {
     detect(Fault::EnumFirstBranch);
 }
+
+/// Each committed fault counterexample (`corpus/regressions/fault-<name>-*.json`, written by
+/// `flatjoin check --inject-fault NAME`) passes on the core (see `corpus_replay`) and fails again
+/// when its fault is injected, so the replay pins the bug it was found for.
+#[test]
+fn fault_regressions_fail_under_their_fault() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/regressions");
+    let mut seen = Vec::new();
+    for path in flatjoin_harness::corpus::files(&dir) {
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let Some(fault) = Fault::ALL
+            .into_iter()
+            .find(|f| name.starts_with(&format!("fault-{}-", f.name())))
+        else {
+            continue;
+        };
+        let options = Options {
+            fault: Some(fault),
+            ..Options::default()
+        };
+        let report = flatjoin_harness::corpus::replay_file(&path, &options);
+        assert!(
+            report
+                .outcomes
+                .iter()
+                .any(|(_, o)| matches!(o, Outcome::Failed(_))),
+            "{name} passes with {} injected",
+            fault.name()
+        );
+        seen.push(fault);
+    }
+    for fault in Fault::ALL {
+        assert!(
+            seen.contains(&fault),
+            "no committed counterexample for {}",
+            fault.name()
+        );
+    }
+}

@@ -13,6 +13,11 @@ use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use proptest::test_runner::{FileFailurePersistence, RngSeed};
 
+// With `fault-injection` the struct has a third field (`fault`), which the update fills.
+#[allow(
+    clippy::needless_update,
+    reason = "needed when the fault-injection feature adds a field"
+)]
 fn options(open_branches: OpenBranches, scope: Scope) -> Options {
     Options {
         open_branches,

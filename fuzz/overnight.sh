@@ -1,0 +1,238 @@
+#!/usr/bin/env bash
+# Overnight fuzzing of flatjoin: builds the cargo-fuzz targets, runs every target in parallel for
+# the given time, merges and minimizes the corpora, minimizes each crash into
+# corpus/regressions/, and writes reports/fuzz.md.
+#
+#   fuzz/overnight.sh [HOURS] [--smoke] [--targets a,b] [--jobs N] [--report FILE]
+#
+#   HOURS        how long each target runs (default 8; fractions allowed: 0.17 is ten minutes)
+#   --smoke      a few seconds per target, for CI: no corpus update, no report unless --report;
+#                exits 1 on any crash
+#   --targets    comma-separated subset of the targets (default: all of `cargo fuzz list`)
+#   --jobs N     libFuzzer -fork jobs per target (default: cores / targets, at least 1)
+#   --report F   where the report goes (default reports/fuzz.md; smoke mode: none)
+#
+# Toolchain: nightly with AddressSanitizer where `cargo +nightly` works, else stable with
+# `-s none` (cargo-fuzz builds on stable without a sanitizer). Installs cargo-fuzz when missing.
+# Working corpora live in fuzz/corpus/<target>/ (git-ignored); the committed, minimized corpus is
+# fuzz/seeds/<target>/; crashes land in fuzz/artifacts/<target>/ and, minimized, in
+# corpus/regressions/<target>-<hash>.json, which `cargo test` replays on stable.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+FUZZ="$ROOT/fuzz"
+COMMAND_LINE="fuzz/overnight.sh${*:+ $*}"
+
+HOURS=8
+SMOKE=0
+TARGETS=""
+JOBS=""
+REPORT=""
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --smoke) SMOKE=1 ;;
+        --targets) TARGETS=${2//,/ }; shift ;;
+        --jobs) JOBS=$2; shift ;;
+        --report) REPORT=$2; shift ;;
+        -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+        *[!0-9.]*|'') echo "overnight.sh: unknown argument '$1'" >&2; exit 2 ;;
+        *) HOURS=$1 ;;
+    esac
+    shift
+done
+
+if [ "$SMOKE" = 1 ]; then
+    SECONDS_PER_TARGET=${FUZZ_SMOKE_SECONDS:-10}
+else
+    SECONDS_PER_TARGET=$(awk -v h="$HOURS" 'BEGIN { s = int(h * 3600); print (s < 1 ? 1 : s) }')
+    REPORT=${REPORT:-$ROOT/reports/fuzz.md}
+fi
+
+log() { printf '[overnight %s] %s\n' "$(date -u +%H:%M:%S)" "$*" >&2; }
+
+# --- toolchain -------------------------------------------------------------------------------
+if cargo +nightly --version >/dev/null 2>&1; then
+    TOOLCHAIN=(+nightly)
+    SANITIZER=address
+else
+    TOOLCHAIN=()
+    SANITIZER=none
+fi
+if ! cargo fuzz --version >/dev/null 2>&1; then
+    log "cargo-fuzz is missing: cargo install --locked cargo-fuzz"
+    cargo install --locked cargo-fuzz
+fi
+TRIPLE=$(rustc -vV | sed -n 's/^host: //p')
+BIN_DIR="$FUZZ/target/$TRIPLE/release"
+
+# --- build -----------------------------------------------------------------------------------
+cd "$FUZZ"
+# -O -a: optimized with debug assertions and overflow checks, the same flags as .clusterfuzzlite/build.sh.
+log "building the targets: cargo ${TOOLCHAIN[*]} fuzz build -O -a -s $SANITIZER"
+cargo "${TOOLCHAIN[@]}" fuzz build -O -a -s "$SANITIZER"
+[ -n "$TARGETS" ] || TARGETS=$(cargo "${TOOLCHAIN[@]}" fuzz list | tr '\n' ' ')
+read -r -a TARGET_LIST <<<"$TARGETS"
+CORES=$(nproc)
+[ -n "$JOBS" ] || JOBS=$(( CORES / ${#TARGET_LIST[@]} ))
+[ "$JOBS" -ge 1 ] || JOBS=1
+
+# The stable helper that writes seeds and regression files (crate flatjoin-fuzz-checks).
+cd "$ROOT"
+log "building the helper: cargo build -p flatjoin-fuzz-checks --bin fuzz-corpus"
+cargo build -q -p flatjoin-fuzz-checks --bin fuzz-corpus
+HELPER="$(cargo metadata --format-version 1 --no-deps | sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')/debug/fuzz-corpus"
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/flatjoin-fuzz.XXXXXX")
+trap 'rm -rf "$WORK"' EXIT
+"$HELPER" seeds "$WORK/generated" "${TARGET_LIST[@]}" >&2
+touch "$WORK/start-stamp"
+
+# Per-target libFuzzer flags: byte targets see whole schemas and manifests (a few KiB).
+max_len() {
+    case "$1" in flatten_bytes|manifest_bytes) echo 16384 ;; *) echo 4096 ;; esac
+}
+
+# --- run -------------------------------------------------------------------------------------
+log "running ${TARGET_LIST[*]} for ${SECONDS_PER_TARGET}s each, $JOBS fork job(s) per target on $CORES cores"
+for target in "${TARGET_LIST[@]}"; do
+    mkdir -p "$FUZZ/corpus/$target" "$FUZZ/seeds/$target" "$FUZZ/artifacts/$target"
+    "$BIN_DIR/$target" "$FUZZ/corpus/$target" "$FUZZ/seeds/$target" "$WORK/generated/$target" \
+        -dict="$FUZZ/dict" -max_len="$(max_len "$target")" -timeout=20 -rss_limit_mb=2048 \
+        -max_total_time="$SECONDS_PER_TARGET" -fork="$JOBS" \
+        -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \
+        -artifact_prefix="$FUZZ/artifacts/$target/" >"$WORK/$target.log" 2>&1 &
+done
+wait || true
+
+# --- numbers ---------------------------------------------------------------------------------
+# The last fork-mode status line: "#N: cov: C ft: F corp: K exec/s: E oom/timeout/crash: a/b/c time: Ts".
+status_field() { # LOG FIELD
+    grep -E '^#[0-9]+: cov:' "$1" | tail -n 1 | awk -v f="$2" '{
+        if (f == "execs") { gsub(/[#:]/, "", $1); print $1; exit }
+        for (i = 1; i < NF; i++) if ($i == f ":") { print $(i + 1); exit }
+    }'
+}
+
+# --- corpora: merge and minimize --------------------------------------------------------------
+declare -A COVERAGE FEATURES CORPUS_FILES CORPUS_BYTES
+for target in "${TARGET_LIST[@]}"; do
+    if [ "$SMOKE" = 1 ]; then
+        COVERAGE[$target]=$(status_field "$WORK/$target.log" cov)
+        continue
+    fi
+    log "$target: merging and minimizing the corpus"
+    minimized="$WORK/minimized/$target"
+    mkdir -p "$minimized"
+    "$BIN_DIR/$target" -merge=1 -timeout=20 -rss_limit_mb=2048 \
+        "$minimized" "$FUZZ/corpus/$target" "$FUZZ/seeds/$target" "$WORK/generated/$target" \
+        >"$WORK/$target.merge.log" 2>&1 || log "$target: merge failed, see the corpus as it is"
+    if [ -n "$(ls -A "$minimized")" ]; then
+        rm -rf "$FUZZ/seeds/$target" "$FUZZ/corpus/$target"
+        cp -r "$minimized" "$FUZZ/seeds/$target"
+        cp -r "$minimized" "$FUZZ/corpus/$target"
+    fi
+    # Coverage of the minimized corpus, as libFuzzer counts it when it loads the corpus.
+    "$BIN_DIR/$target" -runs=0 "$FUZZ/seeds/$target" \
+        >"$WORK/$target.cov.log" 2>&1 || true
+    inited=$(grep -E 'INITED cov:' "$WORK/$target.cov.log" | tail -n 1)
+    COVERAGE[$target]=$(awk '{ for (i = 1; i < NF; i++) if ($i == "cov:") print $(i + 1) }' <<<"$inited")
+    FEATURES[$target]=$(awk '{ for (i = 1; i < NF; i++) if ($i == "ft:") print $(i + 1) }' <<<"$inited")
+    CORPUS_FILES[$target]=$(find "$FUZZ/seeds/$target" -type f | wc -l)
+    CORPUS_BYTES[$target]=$(du -sb "$FUZZ/seeds/$target" | cut -f1)
+done
+
+# --- crashes: minimize into corpus/regressions/ -------------------------------------------------
+mkdir -p "$ROOT/corpus/regressions"
+declare -A NEW_CRASHES
+CRASH_LINES=()
+TOTAL_CRASHES=0
+for target in "${TARGET_LIST[@]}"; do
+    NEW_CRASHES[$target]=0
+    declare -A seen=()
+    while IFS= read -r artifact; do
+        [ -n "$artifact" ] || continue
+        NEW_CRASHES[$target]=$(( ${NEW_CRASHES[$target]} + 1 ))
+        TOTAL_CRASHES=$(( TOTAL_CRASHES + 1 ))
+        kind=$(basename "$artifact" | cut -d- -f1)
+        minimized="$WORK/min-$(basename "$artifact")"
+        cp "$artifact" "$minimized"
+        if [ "$kind" = crash ] || [ "$kind" = timeout ]; then
+            timeout 300 "$BIN_DIR/$target" -minimize_crash=1 -max_total_time=120 -timeout=20 \
+                -exact_artifact_path="$minimized" "$artifact" >/dev/null 2>&1 || true
+        fi
+        description=$(timeout 60 "$HELPER" describe "$target" "$minimized" 2>/dev/null | head -c 2000 || true)
+        case "$description" in
+            ''|passes*) description="$kind in $target (does not reproduce without libFuzzer: a stack overflow, timeout or out-of-memory); artifact $(basename "$artifact")" ;;
+        esac
+        # One regression per distinct failure: the description with its numbers and input cut away.
+        key=$(printf '%s' "$description" | cut -d';' -f1 | tr -d '0-9' | cut -c1-80)
+        if [ -n "${seen[$key]:-}" ]; then
+            CRASH_LINES+=("- \`$target\`: $(basename "$artifact"): duplicate of ${seen[$key]}")
+            continue
+        fi
+        name="$target-$(sha1sum "$minimized" | cut -c1-8)"
+        out="$ROOT/corpus/regressions/$name.json"
+        "$HELPER" save "$target" "$minimized" "$out" "$description" >&2
+        seen[$key]="corpus/regressions/$name.json"
+        CRASH_LINES+=("- \`$target\`: $(basename "$artifact") → \`corpus/regressions/$name.json\`: ${description//$'\n'/ }")
+    done < <(find "$FUZZ/artifacts/$target" -type f -newer "$WORK/start-stamp" \
+        \( -name 'crash-*' -o -name 'timeout-*' -o -name 'oom-*' \) | sort)
+    unset seen
+done
+
+# --- report ----------------------------------------------------------------------------------
+table() {
+    echo "| target | execs | exec/s | coverage (edges) | features | corpus (files) | corpus (bytes) | crashes |"
+    echo "|---|---:|---:|---:|---:|---:|---:|---:|"
+    for target in "${TARGET_LIST[@]}"; do
+        log_file="$WORK/$target.log"
+        printf '| `%s` | %s | %s | %s | %s | %s | %s | %s |\n' "$target" \
+            "$(status_field "$log_file" execs)" "$(status_field "$log_file" exec/s)" \
+            "${COVERAGE[$target]:-}" "${FEATURES[$target]:-$(status_field "$log_file" ft)}" \
+            "${CORPUS_FILES[$target]:-$(status_field "$log_file" corp)}" "${CORPUS_BYTES[$target]:-}" \
+            "${NEW_CRASHES[$target]}"
+    done
+}
+
+if [ -n "$REPORT" ]; then
+    commit=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo "none")
+    git -C "$ROOT" diff --quiet HEAD -- core harness fuzz fuzz-checks 2>/dev/null || commit="$commit (with uncommitted changes)"
+    mkdir -p "$(dirname "$REPORT")"
+    {
+        echo "<!-- Generated by \`$COMMAND_LINE\`; do not edit by hand, run it again. -->"
+        echo "# Fuzzing report"
+        echo
+        echo "- Date: $(date -u '+%Y-%m-%d %H:%M UTC')"
+        echo "- Commit: $commit"
+        echo "- Toolchain: $(rustc "${TOOLCHAIN[@]}" --version), $(cargo fuzz --version), sanitizer: $SANITIZER"
+        echo "- Machine: $CORES cores, shared; $JOBS libFuzzer fork job(s) per target, all targets at once"
+        echo "- Time per target: ${SECONDS_PER_TARGET} s"
+        echo
+        echo "Execs and exec/s are libFuzzer's last status line (all fork jobs of the target). Coverage"
+        echo "(edges) and features are those of the minimized corpus (\`-merge=1\` of the working corpus,"
+        echo "the committed seeds and the seeds generated from \`corpus/\`), which is what \`fuzz/seeds/<target>/\`"
+        echo "now holds. Crashes are the artifacts written during this run."
+        echo
+        table
+        echo
+        echo "## Crashes and counterexamples"
+        echo
+        if [ "${#CRASH_LINES[@]}" -eq 0 ]; then
+            echo "None in this run."
+        else
+            printf '%s\n' "${CRASH_LINES[@]}"
+            echo
+            echo "Each regression file is replayed by \`cargo test -p flatjoin-fuzz-checks\`; reproduce one with"
+            echo "\`cargo run -p flatjoin-fuzz-checks --bin fuzz-corpus -- replay corpus/regressions/NAME.json\`."
+        fi
+    } >"$REPORT"
+    log "wrote $REPORT"
+fi
+
+table >&2
+if [ "$TOTAL_CRASHES" -gt 0 ]; then
+    printf '%s\n' "${CRASH_LINES[@]}" >&2
+    log "$TOTAL_CRASHES crash(es); minimized regressions are in corpus/regressions/"
+    [ "$SMOKE" = 1 ] && exit 1
+fi
+log "done"

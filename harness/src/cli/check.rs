@@ -37,14 +37,21 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, String> {
     let mut config = CheckConfig::new(command);
     config.cases = args.cases;
     config.seed = args.seed;
-    if !args.corpus.is_dir() {
+    // The bundled corpus: `corpus/` under the working directory (the repository root), else the
+    // one this binary was built from.
+    let bundled = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../corpus"));
+    let corpus = if args.corpus.is_dir() {
+        args.corpus.clone()
+    } else if args.corpus.as_os_str() == "corpus" && bundled.is_dir() {
+        bundled
+    } else {
         return Err(format!(
             "{}: no such corpus folder (run from the repository root, or pass --corpus DIR)",
             args.corpus.display()
         ));
-    }
-    config.regressions = Some(args.corpus.join("regressions"));
-    config.corpus = Some(args.corpus.clone());
+    };
+    config.regressions = Some(corpus.join("regressions"));
+    config.corpus = Some(corpus);
     config.report = Some(args.report.clone());
     if let Some(name) = &args.inject_fault {
         inject(&mut config, name)?;

@@ -47,31 +47,106 @@ pub(crate) fn dedup_with(alternatives: Vec<Value>, options: KeyOptions) -> Vec<V
 }
 
 /// A 128-bit digest of a schema's structural identity: equal for structurally identical schemas
-/// (SPEC §3.4), and, with two independently and randomly keyed SipHash streams, different for
-/// different ones except with negligible probability — even for inputs crafted against it, since
-/// the keys are drawn per call. Hashing instead of building a canonical string keeps dedup
-/// allocation-free and linear.
+/// (SPEC §3.4), and different for different ones except with negligible probability: two 64-bit
+/// multiply-fold streams, each keyed with random seeds drawn per call, so that no input can be
+/// crafted in advance to collide. Hashing instead of building a canonical string keeps dedup
+/// allocation-light and linear; the streams are cheap enough to finish once per keyword entry,
+/// which unordered maps need (entry digests are combined by addition, which ignores order).
 struct Digester {
-    first: RandomState,
-    second: RandomState,
+    seeds: [u64; 4],
     options: KeyOptions,
+}
+
+/// One two-stream hasher of [`Digester`].
+struct Mix128 {
+    a: u64,
+    b: u64,
+    ka: u64,
+    kb: u64,
+    len: u64,
+}
+
+#[inline]
+fn fold_mul(x: u64, k: u64) -> u64 {
+    let r = u128::from(x).wrapping_mul(u128::from(k));
+    (r as u64) ^ ((r >> 64) as u64)
+}
+
+impl Mix128 {
+    #[inline]
+    fn word(&mut self, w: u64) {
+        self.a = fold_mul(self.a ^ w, self.ka);
+        self.b = fold_mul(self.b ^ w.rotate_left(29), self.kb);
+    }
+
+    fn finish128(&self) -> u128 {
+        let a = fold_mul(self.a ^ self.len, self.ka ^ 0x9e37_79b9_7f4a_7c15);
+        let b = fold_mul(
+            self.b ^ self.len.rotate_left(17),
+            self.kb ^ 0xc2b2_ae3d_27d4_eb4f,
+        );
+        (u128::from(a) << 64) | u128::from(b)
+    }
+}
+
+impl Hasher for Mix128 {
+    fn write(&mut self, bytes: &[u8]) {
+        self.len = self.len.wrapping_add(bytes.len() as u64);
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(c);
+            self.word(u64::from_le_bytes(w));
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut w = [0u8; 8];
+            w[..rest.len()].copy_from_slice(rest);
+            self.word(u64::from_le_bytes(w) ^ ((rest.len() as u64) << 59));
+        }
+    }
+
+    fn write_u8(&mut self, i: u8) {
+        self.len = self.len.wrapping_add(1);
+        self.word(u64::from(i) | 0x0100);
+    }
+
+    fn write_u64(&mut self, i: u64) {
+        self.len = self.len.wrapping_add(8);
+        self.word(i);
+    }
+
+    fn write_u128(&mut self, i: u128) {
+        self.len = self.len.wrapping_add(16);
+        self.word(i as u64);
+        self.word((i >> 64) as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        self.finish128() as u64
+    }
 }
 
 impl Digester {
     fn new(options: KeyOptions) -> Self {
+        let state = RandomState::new();
+        let seed = |i: u64| state.hash_one(i) | 1;
         Digester {
-            first: RandomState::new(),
-            second: RandomState::new(),
+            seeds: [seed(1), seed(2), seed(3), seed(4)],
             options,
         }
     }
 
     fn finish(&self, feed: impl Fn(&mut dyn Hasher)) -> u128 {
-        let mut a = self.first.build_hasher();
-        let mut b = self.second.build_hasher();
-        feed(&mut a);
-        feed(&mut b);
-        (u128::from(a.finish()) << 64) | u128::from(b.finish())
+        let mut h = Mix128 {
+            a: self.seeds[0],
+            b: self.seeds[1],
+            ka: self.seeds[2],
+            kb: self.seeds[3],
+            len: 0,
+        };
+        feed(&mut h);
+        h.finish128()
     }
 
     fn schema(&self, schema: &Value) -> u128 {

@@ -7,6 +7,7 @@ use serde_json::{Map, Value};
 
 use crate::canonical::literal_key;
 use crate::diagnostics::SkipReason;
+use crate::keywords;
 use crate::kinds::{Kind, Kinds};
 use crate::pointer;
 
@@ -79,7 +80,7 @@ pub(crate) fn fold<'a>(parts: &[PartView<'a>]) -> Folded<'a> {
     let mut evaluates_more = false;
     for part in parts {
         let map = part.map;
-        if let Some(Value::Object(props)) = map.get("properties") {
+        if let Some(Value::Object(props)) = keywords::get(map, "properties") {
             for (name, schema) in props {
                 match index.get(name.as_str()) {
                     Some(&i) => properties[i].1.push((part.origin, schema)),
@@ -90,23 +91,23 @@ pub(crate) fn fold<'a>(parts: &[PartView<'a>]) -> Folded<'a> {
                 }
             }
         }
-        if let Some(Value::Array(names)) = map.get("required") {
+        if let Some(Value::Array(names)) = keywords::get(map, "required") {
             for name in names.iter().filter_map(Value::as_str) {
                 if required_seen.insert(name) {
                     required.push(name);
                 }
             }
         }
-        if let Some(t) = map.get("type") {
+        if let Some(t) = keywords::get(map, "type") {
             types = types.intersect(Kinds::of_type_keyword(t));
         }
-        let has_patterns = map.contains_key("patternProperties");
-        match map.get("additionalProperties") {
+        let has_patterns = keywords::has(map, "patternProperties");
+        match keywords::get(map, "additionalProperties") {
             Some(Value::Bool(false)) if !has_patterns => closed_by_additional = true,
             Some(Value::Bool(false)) | None => {}
             Some(_) => evaluates_more = true,
         }
-        if map.get("unevaluatedProperties") == Some(&Value::Bool(false)) {
+        if keywords::get(map, "unevaluatedProperties") == Some(&Value::Bool(false)) {
             unevaluated_false = true;
         }
         let extra = [
@@ -120,7 +121,7 @@ pub(crate) fn fold<'a>(parts: &[PartView<'a>]) -> Folded<'a> {
         if extra.iter().any(|k| map.contains_key(*k)) {
             evaluates_more = true;
         }
-        if !part.siblings && (map.contains_key("anyOf") || map.contains_key("oneOf")) {
+        if !part.siblings && (keywords::has(map, "anyOf") || keywords::has(map, "oneOf")) {
             evaluates_more = true;
         }
     }
@@ -154,7 +155,7 @@ pub(crate) fn collect_parts(
         return Ok(());
     };
     visiting.push(ptr.to_owned());
-    let reference = map.get("$ref").and_then(Value::as_str);
+    let reference = keywords::get(map, "$ref").and_then(Value::as_str);
     // Up to draft-07 a `$ref` makes its siblings ignored: the node is only its target.
     let bare_ref = reference.is_some()
         && (crate::kinds::legacy_refs(document)
@@ -164,7 +165,7 @@ pub(crate) fn collect_parts(
     if !bare_ref {
         parts.push(Part::Node(ptr.to_owned()));
     }
-    if let Some(Value::Array(members)) = map.get("allOf").filter(|_| !bare_ref) {
+    if let Some(Value::Array(members)) = keywords::get(map, "allOf").filter(|_| !bare_ref) {
         for j in 0..members.len() {
             let member = pointer::push_index(&pointer::push(ptr, "allOf"), j);
             collect_parts(document, &member, parts, visiting)?;
@@ -186,15 +187,15 @@ pub(crate) fn literal_set(schema: &Value, document: &Value) -> Option<Vec<Value>
     let legacy = crate::kinds::legacy_refs(document);
     for _ in 0..MAX_PART_STEPS {
         let map = current.as_object()?;
-        if legacy && map.contains_key("$ref") {
-            let reference = map.get("$ref")?.as_str()?;
+        if legacy && keywords::has(map, "$ref") {
+            let reference = keywords::get(map, "$ref")?.as_str()?;
             current = pointer::get(document, &pointer::local_ref(reference)?)?;
             continue;
         }
-        if let Some(c) = map.get("const") {
+        if let Some(c) = keywords::get(map, "const") {
             return is_scalar(c).then(|| vec![c.clone()]);
         }
-        if let Some(Value::Array(values)) = map.get("enum") {
+        if let Some(Value::Array(values)) = keywords::get(map, "enum") {
             if values.is_empty() || !values.iter().all(is_scalar) {
                 return None;
             }
@@ -207,10 +208,10 @@ pub(crate) fn literal_set(schema: &Value, document: &Value) -> Option<Vec<Value>
                     .collect(),
             );
         }
-        if let Some(Value::Array(members)) = map.get("allOf") {
+        if let Some(Value::Array(members)) = keywords::get(map, "allOf") {
             return members.iter().find_map(|m| literal_set(m, document));
         }
-        let reference = map.get("$ref")?.as_str()?;
+        let reference = keywords::get(map, "$ref")?.as_str()?;
         current = pointer::get(document, &pointer::local_ref(reference)?)?;
     }
     None

@@ -4,6 +4,7 @@ use std::collections::HashSet;
 
 use serde_json::Value;
 
+use crate::keywords;
 use crate::pointer;
 
 /// One JSON type. `Number` stands for the non-integer numbers: a schema of type `number` has
@@ -211,7 +212,7 @@ fn kinds_inner<'a>(
     if steps > MAX_STEPS {
         return Kinds::Unprovable;
     }
-    if legacy && map.contains_key("$ref") {
+    if legacy && keywords::has(map, "$ref") {
         return match map
             .get("$ref")
             .and_then(Value::as_str)
@@ -235,16 +236,16 @@ fn kinds_inner<'a>(
             fixed = true;
         }
     };
-    if let Some(t) = map.get("type") {
+    if let Some(t) = keywords::get(map, "type") {
         narrow(Kinds::of_type_keyword(t), &mut result);
     }
-    if let Some(c) = map.get("const") {
+    if let Some(c) = keywords::get(map, "const") {
         narrow(Kinds::of_literal(c), &mut result);
     }
-    if let Some(Value::Array(values)) = map.get("enum") {
+    if let Some(Value::Array(values)) = keywords::get(map, "enum") {
         narrow(Kinds::of_literals(values), &mut result);
     }
-    if let Some(Value::String(reference)) = map.get("$ref")
+    if let Some(Value::String(reference)) = keywords::get(map, "$ref")
         && let Some(target_ptr) = pointer::local_ref(reference)
         && visiting.insert(target_ptr.clone())
     {
@@ -255,7 +256,7 @@ fn kinds_inner<'a>(
         visiting.remove(&target_ptr);
     }
     for keyword in ["anyOf", "oneOf"] {
-        if let Some(Value::Array(members)) = map.get(keyword) {
+        if let Some(Value::Array(members)) = keywords::get(map, keyword) {
             let mut union = Kinds::NONE;
             for m in members {
                 union = union.union(kinds_inner(m, document, legacy, visiting, steps + 1));
@@ -266,7 +267,7 @@ fn kinds_inner<'a>(
             narrow(union, &mut result);
         }
     }
-    if let Some(Value::Array(members)) = map.get("allOf") {
+    if let Some(Value::Array(members)) = keywords::get(map, "allOf") {
         for m in members {
             let k = kinds_inner(m, document, legacy, visiting, steps + 1);
             narrow(k, &mut result);

@@ -63,8 +63,15 @@ pub(crate) fn run_owned(schema: Value, options: &Options) -> Result<Flattened, E
     // The fast path: identify every union site on the original, then give it up and project in
     // place, moving instead of copying. Without `$ref`, kinds and drafts need only `$schema`.
     let mut sites = HashMap::new();
+    for site in &facts.union_sites {
+        if options.scope == Scope::Root && !site.is_empty() {
+            continue;
+        }
+        if let Some(Value::Object(map)) = pointer::get(&schema, site) {
+            sites.insert(site.clone(), identify::identify(map, site, &schema));
+        }
+    }
     let mut ptr = String::new();
-    identify_sites(&schema, &schema, options, &mut ptr, &mut sites);
     let context = match schema.get("$schema") {
         Some(s) => {
             let mut m = Map::new();
@@ -88,30 +95,6 @@ pub(crate) fn run_owned(schema: Value, options: &Options) -> Result<Flattened, E
         schema: out,
         diagnostics: projector.diagnostics,
     })
-}
-
-/// Identifies every union site in scope, by pointer, on the original document.
-fn identify_sites(
-    document: &Value,
-    node: &Value,
-    options: &Options,
-    ptr: &mut String,
-    sites: &mut HashMap<String, Identified>,
-) {
-    let Value::Object(map) = node else { return };
-    let in_scope = options.scope == Scope::All || ptr.is_empty();
-    if in_scope && (map.contains_key("oneOf") || map.contains_key("anyOf")) {
-        sites.insert(ptr.clone(), identify::identify(map, ptr, document));
-    }
-    if options.scope == Scope::Root {
-        return;
-    }
-    keywords::subschemas(map, |place, child| {
-        let len = ptr.len();
-        place.push_onto(ptr);
-        identify_sites(document, child, options, ptr, sites);
-        ptr.truncate(len);
-    });
 }
 
 fn project_document(schema: &Value, options: &Options, facts: Facts) -> Result<Flattened, Error> {
@@ -225,7 +208,7 @@ impl Projector<'_> {
             return Ok(node.clone());
         };
         let in_scope = self.options.scope == Scope::All || ptr.is_empty();
-        if in_scope && (map.contains_key("oneOf") || map.contains_key("anyOf")) {
+        if in_scope && (keywords::has(map, "oneOf") || keywords::has(map, "anyOf")) {
             match identify::identify(map, ptr, self.document) {
                 Identified::Union(union) => {
                     let here = ptr.clone();
@@ -403,7 +386,7 @@ impl Projector<'_> {
         let Value::Object(mut map) = node else {
             return Ok(node);
         };
-        if !sites.is_empty() && (map.contains_key("oneOf") || map.contains_key("anyOf")) {
+        if !sites.is_empty() && (keywords::has(&map, "oneOf") || keywords::has(&map, "anyOf")) {
             match sites.remove(ptr.as_str()) {
                 Some(Identified::Union(union)) => {
                     let here = ptr.clone();
@@ -504,10 +487,11 @@ impl Projector<'_> {
                     } else {
                         Vec::new()
                     },
-                    description: views
-                        .iter()
-                        .filter(|v| !v.siblings)
-                        .find_map(|v| v.map.get("description")?.as_str().map(str::to_owned)),
+                    description: views.iter().filter(|v| !v.siblings).find_map(|v| {
+                        keywords::get(v.map, "description")?
+                            .as_str()
+                            .map(str::to_owned)
+                    }),
                 });
             }
         }
@@ -666,11 +650,11 @@ fn catch_all(views: &[PartView<'_>]) -> Vec<CatchAll> {
     views
         .iter()
         .map(|v| CatchAll {
-            patterns: match v.map.get("patternProperties") {
+            patterns: match keywords::get(v.map, "patternProperties") {
                 Some(Value::Object(p)) => p.iter().map(|(k, s)| (k.clone(), s.clone())).collect(),
                 _ => Vec::new(),
             },
-            additional: v.map.get("additionalProperties").cloned(),
+            additional: keywords::get(v.map, "additionalProperties").cloned(),
         })
         .collect()
 }

@@ -19,6 +19,8 @@ pub(crate) struct Facts {
     pub uses_unevaluated: bool,
     /// Whether any schema has `oneOf` or `anyOf` (else the projection is the identity).
     pub has_unions: bool,
+    /// Pointers of the schemas that have `oneOf` or `anyOf`, in walk order.
+    pub union_sites: Vec<String>,
 }
 
 /// Checks `document` and collects its [`Facts`].
@@ -52,6 +54,9 @@ fn walk(document: &Value, node: &Value, ptr: &mut String, facts: &mut Facts) -> 
         _ => return Err(Error::new(ptr.clone(), ErrorKind::NotASchema)),
     };
     check_keywords(document, map, ptr, facts)?;
+    if keywords::has(map, "oneOf") || keywords::has(map, "anyOf") {
+        facts.union_sites.push(ptr.clone());
+    }
     let mut result = Ok(());
     keywords::subschemas(map, |place, child| {
         if result.is_ok() {

@@ -5,6 +5,7 @@ use std::collections::HashSet;
 use serde_json::{Map, Number, Value};
 
 use crate::canonical::{literal_key, number_key};
+use crate::keywords;
 use crate::kinds::{Kind, Kinds};
 
 /// How widening is skewed by an injected fault (all off in a correct build).
@@ -90,10 +91,10 @@ pub(crate) fn widen(alternatives: &[(Value, Kinds)], faults: WidenFaults) -> Map
 
 fn literals(schema: &Value) -> Option<Vec<&Value>> {
     let map = schema.as_object()?;
-    if let Some(c) = map.get("const") {
+    if let Some(c) = keywords::get(map, "const") {
         return Some(vec![c]);
     }
-    match map.get("enum") {
+    match keywords::get(map, "enum") {
         Some(Value::Array(values)) => Some(values.iter().collect()),
         _ => None,
     }
@@ -121,7 +122,10 @@ fn common_bound(
     applies: impl Fn(&Kinds) -> bool,
     larger_is_looser: bool,
 ) -> Option<Value> {
-    if !alternatives.iter().any(|(s, _)| s.get(keyword).is_some()) {
+    if !alternatives
+        .iter()
+        .any(|(s, _)| keywords::get_in(s, keyword).is_some())
+    {
         return None;
     }
     let relevant: Vec<&Value> = alternatives
@@ -131,7 +135,7 @@ fn common_bound(
         .collect();
     let values: Vec<&Value> = relevant
         .iter()
-        .map(|s| s.get(keyword))
+        .map(|s| keywords::get_in(s, keyword))
         .collect::<Option<_>>()?;
     let first = *values.first()?;
     if values.iter().all(|v| v.is_number()) {
@@ -153,13 +157,16 @@ fn identical(
     keyword: &str,
     applies: impl Fn(&Kinds) -> bool,
 ) -> Option<Value> {
-    if !alternatives.iter().any(|(s, _)| s.get(keyword).is_some()) {
+    if !alternatives
+        .iter()
+        .any(|(s, _)| keywords::get_in(s, keyword).is_some())
+    {
         return None;
     }
     let mut result: Option<&Value> = None;
     for (schema, kinds) in alternatives.iter().filter(|(_, k)| applies(k)) {
         let _ = kinds;
-        let v = schema.get(keyword)?;
+        let v = keywords::get_in(schema, keyword)?;
         match result {
             None => result = Some(v),
             Some(r) if same_value(r, v) => {}

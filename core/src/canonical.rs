@@ -2,7 +2,7 @@
 //! values for the same reasons, ignoring annotations at every depth, key order, the order of
 //! `required`, `enum` and `type`, and comparing numbers by value.
 
-use std::collections::HashSet;
+use crate::fasthash::FastSet;
 use std::fmt::Write;
 use std::hash::{BuildHasher, Hasher, RandomState};
 
@@ -39,7 +39,8 @@ pub(crate) fn dedup_with(alternatives: Vec<Value>, options: KeyOptions) -> Vec<V
         return alternatives;
     }
     let digester = Digester::new(options);
-    let mut seen: HashSet<u128> = HashSet::with_capacity(alternatives.len());
+    let mut seen: FastSet<u128> =
+        FastSet::with_capacity_and_hasher(alternatives.len(), Default::default());
     alternatives
         .into_iter()
         .filter(|a| seen.insert(digester.schema(a)))

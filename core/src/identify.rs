@@ -3,6 +3,8 @@
 
 use std::collections::{HashMap, HashSet};
 
+use crate::fasthash::{FastMap, FastSet};
+
 use serde_json::{Map, Value};
 
 use crate::canonical::literal_key;
@@ -71,9 +73,9 @@ pub(crate) struct Folded<'a> {
 /// Folds parts into one object view.
 pub(crate) fn fold<'a>(parts: &[PartView<'a>]) -> Folded<'a> {
     let mut properties: Vec<(&'a str, Vec<(usize, &'a Value)>)> = Vec::new();
-    let mut index: HashMap<&'a str, usize> = HashMap::new();
+    let mut index: FastMap<&'a str, usize> = FastMap::default();
     let mut required: Vec<&'a str> = Vec::new();
-    let mut required_seen: HashSet<&'a str> = HashSet::new();
+    let mut required_seen: FastSet<&'a str> = FastSet::default();
     let mut types = Kinds::Unprovable;
     let mut closed_by_additional = false;
     let mut unevaluated_false = false;

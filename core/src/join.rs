@@ -3,6 +3,8 @@
 
 use std::collections::HashSet;
 
+use crate::fasthash::FastMap;
+
 use serde_json::{Map, Value};
 
 use crate::canonical::{self, KeyOptions, literal_key};
@@ -108,11 +110,15 @@ fn joined_description(ctx: &UnionContext<'_>, texts: &[(usize, Option<String>)])
         return first.1.clone();
     }
     let mut groups: Vec<(&str, Vec<usize>)> = Vec::new();
+    let mut index: FastMap<&str, usize> = FastMap::default();
     for (branch, text) in texts {
         let Some(text) = text else { continue };
-        match groups.iter_mut().find(|(t, _)| *t == text.as_str()) {
-            Some((_, branches)) => branches.push(*branch),
-            None => groups.push((text, vec![*branch])),
+        match index.get(text.as_str()) {
+            Some(&i) => groups[i].1.push(*branch),
+            None => {
+                index.insert(text, groups.len());
+                groups.push((text, vec![*branch]));
+            }
         }
     }
     if groups.is_empty() {

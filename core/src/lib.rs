@@ -32,6 +32,7 @@
 mod canonical;
 mod diagnostics;
 mod error;
+mod fasthash;
 #[cfg(feature = "fault-injection")]
 mod fault;
 mod identify;

@@ -7,6 +7,7 @@ use serde_json::{Map, Value};
 
 use crate::diagnostics::{Diagnostics, FlattenedSite, SkippedSite};
 use crate::error::Error;
+use crate::fasthash::{FastMap, FastSet};
 use crate::identify::{self, Identified, Part, PartView, Union};
 use crate::join::{self, Definition, JoinFaults, UnionContext};
 use crate::keywords;
@@ -505,8 +506,8 @@ impl Projector<'_> {
 
         // Index every definition once: name → [(branch, definitions)], first-appearance order.
         let mut order: Vec<String> = vec![d.to_owned()];
-        let mut by_name: HashMap<String, Vec<Definition>> = HashMap::new();
-        let mut required_count: HashMap<&str, usize> = HashMap::new();
+        let mut by_name: FastMap<String, Vec<Definition>> = FastMap::default();
+        let mut required_count: FastMap<&str, usize> = FastMap::default();
         let mut required_order: Vec<&str> = Vec::new();
         for f in &branches {
             for name in &f.required_list {
@@ -557,7 +558,7 @@ impl Projector<'_> {
             } else {
                 let mut extra = Vec::new();
                 if permissive {
-                    let declaring: HashSet<usize> = definitions.iter().map(|d| d.branch).collect();
+                    let declaring: FastSet<usize> = definitions.iter().map(|d| d.branch).collect();
                     for &b in &open {
                         if !declaring.contains(&b) {
                             extra.push(undeclared(&branches[b].catch_all, name));
@@ -633,7 +634,7 @@ struct BranchFacts {
     /// Required names in order (the flat `required` keeps this order)…
     required_list: Vec<String>,
     /// …and as a set.
-    required: HashSet<String>,
+    required: FastSet<String>,
     closed: bool,
     /// Per part: its `patternProperties` and typed `additionalProperties` (permissive only).
     catch_all: Vec<CatchAll>,

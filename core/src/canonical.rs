@@ -93,18 +93,7 @@ impl Mix128 {
 impl Hasher for Mix128 {
     fn write(&mut self, bytes: &[u8]) {
         self.len = self.len.wrapping_add(bytes.len() as u64);
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            let mut w = [0u8; 8];
-            w.copy_from_slice(c);
-            self.word(u64::from_le_bytes(w));
-        }
-        let rest = chunks.remainder();
-        if !rest.is_empty() {
-            let mut w = [0u8; 8];
-            w[..rest.len()].copy_from_slice(rest);
-            self.word(u64::from_le_bytes(w) ^ ((rest.len() as u64) << 59));
-        }
+        crate::fasthash::words(bytes, |w| self.word(w));
     }
 
     fn write_u8(&mut self, i: u8) {

@@ -36,6 +36,22 @@ pub(crate) struct FastHasher(u64);
 
 const K: u64 = 0x9e37_79b9_7f4a_7c15;
 
+/// Feeds `bytes` to `f` as little-endian 8-byte words; the last word is zero-padded and carries
+/// the length in its top byte, so `"a"` and `"a\0"` differ.
+#[inline]
+pub(crate) fn words(bytes: &[u8], mut f: impl FnMut(u64)) {
+    let mut chunks = bytes.chunks_exact(8);
+    for c in &mut chunks {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(c);
+        f(u64::from_le_bytes(w));
+    }
+    let rest = chunks.remainder();
+    let mut w = [0u8; 8];
+    w[..rest.len()].copy_from_slice(rest);
+    f(u64::from_le_bytes(w) ^ ((bytes.len() as u64) << 56));
+}
+
 impl FastHasher {
     #[inline]
     fn word(&mut self, w: u64) {
@@ -47,16 +63,7 @@ impl FastHasher {
 impl Hasher for FastHasher {
     #[inline]
     fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            let mut w = [0u8; 8];
-            w.copy_from_slice(c);
-            self.word(u64::from_le_bytes(w));
-        }
-        let rest = chunks.remainder();
-        let mut w = [0u8; 8];
-        w[..rest.len()].copy_from_slice(rest);
-        self.word(u64::from_le_bytes(w) ^ ((bytes.len() as u64) << 56));
+        words(bytes, |w| self.word(w));
     }
 
     #[inline]

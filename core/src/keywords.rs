@@ -1,7 +1,8 @@
 //! The one place that knows which keywords hold subschemas, and which are annotations.
 //!
 //! Every walk in the crate (well-formedness, projection, structural identity, reference
-//! collection) goes through [`subschemas`], so a new keyword is one edit here.
+//! collection, and the harness's provider profiles) goes through [`slot`], so a new keyword is
+//! one edit here.
 
 use serde_json::{Map, Value};
 
@@ -9,7 +10,7 @@ use crate::pointer;
 
 /// How a keyword holds its subschemas.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Slot {
+pub enum Slot {
     /// One schema (`not`, `additionalProperties`).
     Single,
     /// An array of schemas (`anyOf`, `prefixItems`).
@@ -51,7 +52,7 @@ const SUBSCHEMA_KEYWORDS: &[(&str, Slot)] = &[
 ];
 
 /// Annotation keywords: they never change what a schema accepts (SPEC §1).
-pub(crate) const ANNOTATIONS: &[&str] = &[
+pub const ANNOTATIONS: &[&str] = &[
     "title",
     "description",
     "examples",
@@ -63,13 +64,13 @@ pub(crate) const ANNOTATIONS: &[&str] = &[
 ];
 
 /// Whether `keyword` is an annotation keyword.
-pub(crate) fn is_annotation(keyword: &str) -> bool {
+pub fn is_annotation(keyword: &str) -> bool {
     ANNOTATIONS.contains(&keyword)
 }
 
 /// Whether `keyword` asserts nothing about a value: an annotation, OpenAPI's and Pydantic's
 /// `discriminator` (a hint for code generators, no JSON Schema keyword), or an `x-` extension.
-pub(crate) fn is_non_asserting(keyword: &str) -> bool {
+pub fn is_non_asserting(keyword: &str) -> bool {
     is_annotation(keyword) || keyword == "discriminator" || keyword.starts_with("x-")
 }
 
@@ -101,7 +102,7 @@ pub(crate) fn get_in<'a>(schema: &'a Value, key: &str) -> Option<&'a Value> {
 }
 
 /// The slot of `keyword`, if it holds subschemas.
-pub(crate) fn slot(keyword: &str) -> Option<Slot> {
+pub fn slot(keyword: &str) -> Option<Slot> {
     // A `match` rather than a scan of `SUBSCHEMA_KEYWORDS`: this runs for every key of every
     // node. `slot_table_matches_match` keeps the two in step.
     Some(match keyword {

@@ -37,7 +37,7 @@ mod fasthash;
 mod fault;
 mod identify;
 mod join;
-mod keywords;
+pub mod keywords;
 mod kinds;
 mod manifest;
 mod parse;

@@ -43,6 +43,10 @@ pub struct JoinOptions {
 
 impl JoinOptions {
     /// The library options these flags select.
+    #[allow(
+        clippy::needless_update,
+        reason = "with the fault-injection feature, Options has a `fault` field this leaves unset"
+    )]
     pub fn options(&self) -> Options {
         Options {
             scope: match self.scope {

@@ -126,17 +126,8 @@ fn is_unconstrained(schema: &Value) -> bool {
     }
 }
 
-/// Keywords that never change what a schema accepts (SPEC §1).
-pub const ANNOTATIONS: &[&str] = &[
-    "title",
-    "description",
-    "examples",
-    "default",
-    "$comment",
-    "deprecated",
-    "readOnly",
-    "writeOnly",
-];
+/// Keywords that never change what a schema accepts (SPEC §1): the core's list.
+pub use flatjoin::keywords::ANNOTATIONS;
 
 /// Makes the root a `type: "object"` schema: a union left at the root (one that was not a
 /// discriminated union, so the join kept it) becomes its conservative widening (sound); a root

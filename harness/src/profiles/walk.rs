@@ -2,34 +2,8 @@
 //! `transform_subschemas`): every profile check and every lowering step walks through here, so a
 //! new keyword is one edit in one place.
 
+use flatjoin::keywords::{Slot, slot};
 use serde_json::Value;
-
-/// Keywords whose value is one subschema.
-const SINGLE: &[&str] = &[
-    "additionalProperties",
-    "additionalItems",
-    "unevaluatedProperties",
-    "unevaluatedItems",
-    "contains",
-    "propertyNames",
-    "not",
-    "if",
-    "then",
-    "else",
-    "contentSchema",
-];
-
-/// Keywords whose value is an array of subschemas.
-const LIST: &[&str] = &["allOf", "anyOf", "oneOf", "prefixItems"];
-
-/// Keywords whose value is a map from names to subschemas.
-const MAP: &[&str] = &[
-    "properties",
-    "patternProperties",
-    "$defs",
-    "definitions",
-    "dependentSchemas",
-];
 
 /// Escapes one reference token of a JSON pointer (RFC 6901).
 pub fn escape(token: &str) -> String {
@@ -42,15 +16,19 @@ pub fn for_each_child(schema: &Value, f: &mut dyn FnMut(String, &Value)) {
     let Value::Object(map) = schema else { return };
     for (key, value) in map {
         let key = key.as_str();
-        if SINGLE.contains(&key) || (key == "items" && !value.is_array()) {
+        let Some(slot) = slot(key) else { continue };
+        let single =
+            matches!(slot, Slot::Single) || (slot == Slot::SingleOrArray && !value.is_array());
+        let list = matches!(slot, Slot::Array) || (slot == Slot::SingleOrArray && value.is_array());
+        if single {
             f(format!("/{key}"), value);
-        } else if LIST.contains(&key) || (key == "items" && value.is_array()) {
+        } else if list {
             if let Value::Array(items) = value {
                 for (i, item) in items.iter().enumerate() {
                     f(format!("/{key}/{i}"), item);
                 }
             }
-        } else if (MAP.contains(&key) || key == "dependencies")
+        } else if matches!(slot, Slot::Map | Slot::MapOfSchemaOrNames)
             && let Value::Object(children) = value
         {
             for (name, child) in children {
@@ -68,15 +46,19 @@ pub fn for_each_child_mut(schema: &mut Value, f: &mut dyn FnMut(String, &mut Val
     let Value::Object(map) = schema else { return };
     for (key, value) in map.iter_mut() {
         let key = key.as_str();
-        if SINGLE.contains(&key) || (key == "items" && !value.is_array()) {
+        let Some(slot) = slot(key) else { continue };
+        let single =
+            matches!(slot, Slot::Single) || (slot == Slot::SingleOrArray && !value.is_array());
+        let list = matches!(slot, Slot::Array) || (slot == Slot::SingleOrArray && value.is_array());
+        if single {
             f(format!("/{key}"), value);
-        } else if LIST.contains(&key) || (key == "items" && value.is_array()) {
+        } else if list {
             if let Value::Array(items) = value {
                 for (i, item) in items.iter_mut().enumerate() {
                     f(format!("/{key}/{i}"), item);
                 }
             }
-        } else if (MAP.contains(&key) || key == "dependencies")
+        } else if matches!(slot, Slot::Map | Slot::MapOfSchemaOrNames)
             && let Value::Object(children) = value
         {
             for (name, child) in children.iter_mut() {

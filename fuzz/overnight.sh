@@ -142,52 +142,64 @@ for target in "${TARGET_LIST[@]}"; do
 done
 
 # --- crashes: minimize into corpus/regressions/ -------------------------------------------------
+# Each artifact is described first (the stable helper replays it); only the first artifact of each
+# distinct failure is minimized and saved, the others are counted against it.
 mkdir -p "$ROOT/corpus/regressions"
 declare -A NEW_CRASHES
 CRASH_LINES=()
 TOTAL_CRASHES=0
 for target in "${TARGET_LIST[@]}"; do
     NEW_CRASHES[$target]=0
-    declare -A seen=()
+    declare -A saved=() count=() first_line=()
+    order=()
     while IFS= read -r artifact; do
         [ -n "$artifact" ] || continue
         NEW_CRASHES[$target]=$(( ${NEW_CRASHES[$target]} + 1 ))
         TOTAL_CRASHES=$(( TOTAL_CRASHES + 1 ))
         kind=$(basename "$artifact" | cut -d- -f1)
+        description=$(timeout 60 "$HELPER" describe "$target" "$artifact" 2>/dev/null | head -c 4000 || true)
+        case "$description" in
+            ''|passes*) description="$kind in $target (does not reproduce without libFuzzer: a stack overflow, timeout or out-of-memory)" ;;
+        esac
+        # The failure's class: its first line up to the first ';', without numbers.
+        key=$(printf '%s\n' "$description" | head -n 1 | cut -d';' -f1 | tr -d '0-9' | cut -c1-100)
+        if [ -n "${saved[$key]:-}" ]; then
+            count[$key]=$(( ${count[$key]} + 1 ))
+            continue
+        fi
         minimized="$WORK/min-$(basename "$artifact")"
         cp "$artifact" "$minimized"
         if [ "$kind" = crash ] || [ "$kind" = timeout ]; then
-            timeout 300 "$BIN_DIR/$target" -minimize_crash=1 -max_total_time=120 -timeout=20 \
+            timeout 150 "$BIN_DIR/$target" -minimize_crash=1 -max_total_time=60 -timeout=20 \
                 -exact_artifact_path="$minimized" "$artifact" >/dev/null 2>&1 || true
-        fi
-        description=$(timeout 60 "$HELPER" describe "$target" "$minimized" 2>/dev/null | head -c 2000 || true)
-        case "$description" in
-            ''|passes*) description="$kind in $target (does not reproduce without libFuzzer: a stack overflow, timeout or out-of-memory); artifact $(basename "$artifact")" ;;
-        esac
-        # One regression per distinct failure: the description with its numbers and input cut away.
-        key=$(printf '%s' "$description" | cut -d';' -f1 | tr -d '0-9' | cut -c1-80)
-        if [ -n "${seen[$key]:-}" ]; then
-            CRASH_LINES+=("- \`$target\`: $(basename "$artifact"): duplicate of ${seen[$key]}")
-            continue
+            after=$(timeout 60 "$HELPER" describe "$target" "$minimized" 2>/dev/null | head -c 4000 || true)
+            case "$after" in ''|passes*) cp "$artifact" "$minimized" ;; *) description=$after ;; esac
         fi
         name="$target-$(sha1sum "$minimized" | cut -c1-8)"
-        out="$ROOT/corpus/regressions/$name.json"
-        "$HELPER" save "$target" "$minimized" "$out" "$description" >&2
-        seen[$key]="corpus/regressions/$name.json"
-        CRASH_LINES+=("- \`$target\`: $(basename "$artifact") → \`corpus/regressions/$name.json\`: ${description//$'\n'/ }")
+        "$HELPER" save "$target" "$minimized" "$ROOT/corpus/regressions/$name.json" "$description" >&2
+        saved[$key]="corpus/regressions/$name.json"
+        count[$key]=1
+        first_line[$key]=$(printf '%s\n' "$description" | head -n 1 | cut -c1-300)
+        order+=("$key")
     done < <(find "$FUZZ/artifacts/$target" -type f -newer "$WORK/start-stamp" \
         \( -name 'crash-*' -o -name 'timeout-*' -o -name 'oom-*' \) | sort)
-    unset seen
+    for key in "${order[@]}"; do
+        CRASH_LINES+=("- \`$target\`, ${count[$key]} artifact(s) → \`${saved[$key]}\`: ${first_line[$key]}")
+    done
+    unset saved count first_line
 done
 
 # --- report ----------------------------------------------------------------------------------
 table() {
-    echo "| target | execs | exec/s | coverage (edges) | features | corpus (files) | corpus (bytes) | crashes |"
-    echo "|---|---:|---:|---:|---:|---:|---:|---:|"
+    echo "| target | execs | exec/s (mean) | exec/s (last job) | coverage (edges) | features | corpus (files) | corpus (bytes) | crashes |"
+    echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
     for target in "${TARGET_LIST[@]}"; do
         log_file="$WORK/$target.log"
-        printf '| `%s` | %s | %s | %s | %s | %s | %s | %s |\n' "$target" \
-            "$(status_field "$log_file" execs)" "$(status_field "$log_file" exec/s)" \
+        execs=$(status_field "$log_file" execs)
+        seconds=$(status_field "$log_file" time | tr -d 's')
+        mean=$(awk -v n="${execs:-0}" -v s="${seconds:-0}" 'BEGIN { if (s > 0) printf "%.1f", n / s }')
+        printf '| `%s` | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$target" \
+            "$execs" "$mean" "$(status_field "$log_file" exec/s)" \
             "${COVERAGE[$target]:-}" "${FEATURES[$target]:-$(status_field "$log_file" ft)}" \
             "${CORPUS_FILES[$target]:-$(status_field "$log_file" corp)}" "${CORPUS_BYTES[$target]:-}" \
             "${NEW_CRASHES[$target]}"
@@ -208,7 +220,8 @@ if [ -n "$REPORT" ]; then
         echo "- Machine: $CORES cores, shared; $JOBS libFuzzer fork job(s) per target, all targets at once"
         echo "- Time per target: ${SECONDS_PER_TARGET} s"
         echo
-        echo "Execs and exec/s are libFuzzer's last status line (all fork jobs of the target). Coverage"
+        echo "Execs are libFuzzer's last status line (all fork jobs of the target); exec/s (mean) is execs"
+        echo "over the run's seconds, exec/s (last job) is libFuzzer's own figure for its latest job. Coverage"
         echo "(edges) and features are those of the minimized corpus (\`-merge=1\` of the working corpus,"
         echo "the committed seeds and the seeds generated from \`corpus/\`), which is what \`fuzz/seeds/<target>/\`"
         echo "now holds. Crashes are the artifacts written during this run."

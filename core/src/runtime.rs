@@ -177,15 +177,17 @@ impl Runtime {
                         dispatch.discriminator,
                         tag.map(Value::to_string).unwrap_or_default()
                     );
-                    if let Some(branch) = self.validators.get(key) {
-                        let errors = collect(branch);
-                        if !errors.is_empty() {
-                            return Err(RuntimeErrors {
-                                branch: Some(label),
-                                errors,
-                            });
-                        }
+                    // The branch's own errors when it has any; otherwise the value fails only
+                    // through what the union node adds (its siblings, `unevaluatedProperties`):
+                    // the original's errors, still under the branch the value selected.
+                    let mut errors = self.validators.get(key).map(collect).unwrap_or_default();
+                    if errors.is_empty() {
+                        errors = collect(root);
                     }
+                    return Err(RuntimeErrors {
+                        branch: Some(label),
+                        errors,
+                    });
                 }
                 None if value.is_object() => {
                     let allowed: Vec<String> =

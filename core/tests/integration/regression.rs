@@ -110,3 +110,24 @@ fn discriminator_beside_nested_wrapper_still_unwraps() {
         b["properties"]["value"]["anyOf"]
     );
 }
+
+/// corpus/regressions/runtime-boundary-unevaluated.json: a wrong-branch mix rejected only by the
+/// union node's `unevaluatedProperties` still gets an error naming the selected branch.
+#[test]
+fn runtime_names_branch_when_only_the_union_node_rejects() {
+    let original = json!({"unevaluatedProperties": false, "oneOf": [
+        {"type": "object", "properties": {"kind": {"const": "a"}, "x": {"type": "integer"}}, "required": ["kind"]},
+        {"type": "object", "properties": {"kind": {"const": "b"}, "y": {"type": "string"}}, "required": ["kind"]}
+    ]});
+    let runtime = flatjoin::Runtime::new(&original).expect("compiles");
+    let mix = json!({"kind": "b", "x": 0});
+    assert!(!validator(&original).is_valid(&mix));
+    let flat = flatten(&original, &Options::default()).expect("flattens");
+    assert!(
+        validator(&flat.schema).is_valid(&mix),
+        "the presentation accepts the mix"
+    );
+    let err = runtime.validate(&mix).expect_err("the runtime rejects it");
+    assert_eq!(err.branch.as_deref(), Some("kind \"b\""));
+    assert!(err.to_string().starts_with("kind \"b\": "), "{err}");
+}

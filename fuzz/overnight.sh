@@ -221,10 +221,15 @@ if [ -n "$REPORT" ]; then
         echo "- Time per target: ${SECONDS_PER_TARGET} s"
         echo
         echo "Execs are libFuzzer's last status line (all fork jobs of the target); exec/s (mean) is execs"
-        echo "over the run's seconds, exec/s (last job) is libFuzzer's own figure for its latest job. Coverage"
-        echo "(edges) and features are those of the minimized corpus (\`-merge=1\` of the working corpus,"
-        echo "the committed seeds and the seeds generated from \`corpus/\`), which is what \`fuzz/seeds/<target>/\`"
-        echo "now holds. Crashes are the artifacts written during this run."
+        echo "over the run's seconds, exec/s (last job) is libFuzzer's own figure for its latest job."
+        if [ "$SMOKE" = 1 ]; then
+            echo "Smoke run: coverage, features and corpus are libFuzzer's last status line; no corpus was merged."
+        else
+            echo "Coverage (edges) and features are those of the minimized corpus (\`-merge=1\` of the working"
+            echo "corpus, the committed seeds and the seeds generated from \`corpus/\`), which is what"
+            echo "\`fuzz/seeds/<target>/\` now holds."
+        fi
+        echo "Crashes are the artifacts written during this run; one regression is saved per failure class."
         echo
         table
         echo

@@ -3,6 +3,8 @@
 #![no_main]
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
-    let Err(violation) = flatjoin_fuzz_checks::check_flatten_bytes(data) else { return };
+    let Err(violation) = flatjoin_fuzz_checks::check_flatten_bytes(data) else {
+        return;
+    };
     panic!("{violation}");
 });

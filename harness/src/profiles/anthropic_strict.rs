@@ -142,16 +142,13 @@ pub fn lint_request(tools: &[(String, Value)]) -> Vec<Finding> {
             "strict tools",
         ),
     ];
-    for (rule, got, max, what) in checks {
-        if got > max {
-            findings.error(
-                "",
-                rule,
-                format!("Anthropic (strict): {got} {what} across the request, the limit is {max}"),
-                "none: send fewer tools with strict, or mark some non-strict",
-            );
-        }
-    }
+    findings.limits(
+        &checks,
+        |got, what, max| {
+            format!("Anthropic (strict): {got} {what} across the request, the limit is {max}")
+        },
+        "none: send fewer tools with strict, or mark some non-strict",
+    );
     findings.into_vec()
 }
 

@@ -182,6 +182,21 @@ impl Findings {
         self.push(pointer, rule, Severity::Error, message, fix);
     }
 
+    /// Records one error per exceeded limit: each check is `(rule, measured, limit, what)`, and
+    /// `message(measured, what, limit)` words the provider's refusal.
+    pub fn limits(
+        &mut self,
+        checks: &[(&'static str, usize, usize, &str)],
+        message: impl Fn(usize, &str, usize) -> String,
+        fix: &str,
+    ) {
+        for &(rule, got, max, what) in checks {
+            if got > max {
+                self.error("", rule, message(got, what, max), fix);
+            }
+        }
+    }
+
     /// Records something the provider accepts but degrades.
     pub fn warning(&mut self, pointer: &str, rule: &'static str, message: String, fix: &str) {
         self.push(pointer, rule, Severity::Warning, message, fix);

@@ -171,16 +171,11 @@ fn check_limits(schema: &Value, says: &str, findings: &mut Findings) {
             "characters of names, enum and const values",
         ),
     ];
-    for (rule, got, max, what) in checks {
-        if got > max {
-            findings.error(
-                "",
-                rule,
-                format!("{says}: {got} {what}, the limit is {max}"),
-                "none: split the tool or simplify its schema",
-            );
-        }
-    }
+    findings.limits(
+        &checks,
+        |got, what, max| format!("{says}: {got} {what}, the limit is {max}"),
+        "none: split the tool or simplify its schema",
+    );
 }
 
 fn text_len(value: &Value) -> usize {

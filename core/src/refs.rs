@@ -103,33 +103,12 @@ fn rewrite(
         map.insert("$ref".into(), Value::String(new_ref));
     }
     let mut result = Ok(());
-    for (keyword, child) in map.iter_mut() {
-        if result.is_err() {
-            break;
+    keywords::subschemas_mut(map, |_, child| {
+        if result.is_ok() {
+            result = rewrite(child, projector, container, hoisted, new_defs);
         }
-        for_each_schema_mut(keyword, child, &mut |c| {
-            if result.is_ok() {
-                result = rewrite(c, projector, container, hoisted, new_defs);
-            }
-        });
-    }
+    });
     result
-}
-
-/// Calls `f` on each subschema held by `keyword`'s value.
-fn for_each_schema_mut(keyword: &str, value: &mut Value, f: &mut dyn FnMut(&mut Value)) {
-    use keywords::Slot;
-    match (keywords::slot(keyword), value) {
-        (Some(Slot::Single | Slot::SingleOrArray), v) if !v.is_array() => f(v),
-        (Some(Slot::Array | Slot::SingleOrArray), Value::Array(items)) => {
-            items.iter_mut().for_each(f)
-        }
-        (Some(Slot::Map), Value::Object(m)) => m.values_mut().for_each(f),
-        (Some(Slot::MapOfSchemaOrNames), Value::Object(m)) => {
-            m.values_mut().filter(|v| !v.is_array()).for_each(f);
-        }
-        _ => {}
-    }
 }
 
 /// Collects the local reference targets of every `$ref` in `value`.

@@ -40,7 +40,7 @@ const SIBLING_KEYWORDS: &[&str] = &[
 
 pub(crate) fn run(schema: &Value, options: &Options) -> Result<Flattened, Error> {
     let facts = wellformed::check(schema)?;
-    if !facts.has_unions {
+    if facts.union_sites.is_empty() {
         return Ok(Flattened {
             schema: schema.clone(),
             diagnostics: Diagnostics::default(),
@@ -51,7 +51,7 @@ pub(crate) fn run(schema: &Value, options: &Options) -> Result<Flattened, Error>
 
 pub(crate) fn run_owned(schema: Value, options: &Options) -> Result<Flattened, Error> {
     let facts = wellformed::check(&schema)?;
-    if !facts.has_unions {
+    if facts.union_sites.is_empty() {
         return Ok(Flattened {
             schema,
             diagnostics: Diagnostics::default(),

@@ -17,9 +17,8 @@ pub(crate) struct Facts {
     pub ref_targets: HashSet<String>,
     /// Whether `unevaluatedProperties` appears in any schema of the document (SPEC §2.5).
     pub uses_unevaluated: bool,
-    /// Whether any schema has `oneOf` or `anyOf` (else the projection is the identity).
-    pub has_unions: bool,
-    /// Pointers of the schemas that have `oneOf` or `anyOf`, in walk order.
+    /// Pointers of the schemas that have `oneOf` or `anyOf`, in walk order (none: the
+    /// projection is the identity).
     pub union_sites: Vec<String>,
 }
 
@@ -111,7 +110,6 @@ fn check_keywords(
                 }
             }
             "unevaluatedProperties" => facts.uses_unevaluated = true,
-            "oneOf" | "anyOf" => facts.has_unions = true,
             _ => {}
         }
         match keywords::slot(keyword) {
@@ -175,7 +173,7 @@ mod tests {
     fn facts() {
         let doc = json!({"$defs": {"a": {}}, "anyOf": [{"$ref": "#/$defs/a"}], "unevaluatedProperties": false});
         let facts = check(&doc).expect("well-formed");
-        assert!(facts.has_unions && facts.uses_unevaluated);
+        assert!(!facts.union_sites.is_empty() && facts.uses_unevaluated);
         assert!(facts.ref_targets.contains("/$defs/a"));
     }
 }

@@ -139,6 +139,15 @@ impl Digester {
         h.finish128()
     }
 
+    /// One `name: value` entry of an unordered map; entries are summed, which ignores order.
+    fn entry(&self, name: &str, digest: u128) -> u128 {
+        self.finish(|h| {
+            h.write(name.as_bytes());
+            h.write_u8(0xff);
+            h.write_u128(digest);
+        })
+    }
+
     fn schema(&self, schema: &Value) -> u128 {
         let Value::Object(map) = schema else {
             return self.data(schema);
@@ -175,11 +184,7 @@ impl Digester {
                 (_, Some(_), v) => (keyword.as_str(), self.schema(v)),
                 (_, None, v) => (keyword.as_str(), self.data(v)),
             };
-            sum = sum.wrapping_add(self.finish(|h| {
-                h.write(name.as_bytes());
-                h.write_u8(0xff);
-                h.write_u128(digest);
-            }));
+            sum = sum.wrapping_add(self.entry(name, digest));
             count += 1;
         }
         self.finish(|h| {
@@ -203,11 +208,7 @@ impl Digester {
                 Value::Array(items) => self.set(items.iter()),
                 _ => self.schema(child),
             };
-            sum = sum.wrapping_add(self.finish(|h| {
-                h.write(name.as_bytes());
-                h.write_u8(0xff);
-                h.write_u128(digest);
-            }));
+            sum = sum.wrapping_add(self.entry(name, digest));
             count += 1;
         }
         self.finish(|h| {
@@ -260,11 +261,7 @@ impl Digester {
                 let mut sum: u128 = 0;
                 for (k, v) in map {
                     let d = self.data(v);
-                    sum = sum.wrapping_add(self.finish(|h| {
-                        h.write(k.as_bytes());
-                        h.write_u8(0xff);
-                        h.write_u128(d);
-                    }));
+                    sum = sum.wrapping_add(self.entry(k, d));
                 }
                 self.finish(|h| {
                     h.write_u8(b'o');

@@ -129,7 +129,7 @@ pub fn slot(keyword: &str) -> Option<Slot> {
 
 /// A subschema position relative to its parent: the keyword, and the name or index inside it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Place<'a> {
+pub enum Place<'a> {
     /// `keyword` holds the schema directly.
     Direct(&'a str),
     /// `keyword[index]`.
@@ -140,10 +140,17 @@ pub(crate) enum Place<'a> {
 
 impl<'a> Place<'a> {
     /// The keyword holding the child.
-    pub(crate) fn keyword(&self) -> &'a str {
+    pub fn keyword(&self) -> &'a str {
         match self {
             Place::Direct(k) | Place::Index(k, _) | Place::Name(k, _) => k,
         }
+    }
+
+    /// The JSON pointer from the parent to the child (`/properties/name`).
+    pub fn suffix(&self) -> String {
+        let mut out = String::new();
+        self.push_onto(&mut out);
+        out
     }
 
     /// Appends this place's tokens to the pointer in `buf`.
@@ -164,10 +171,7 @@ impl<'a> Place<'a> {
 
 /// Calls `f` with every subschema of `node` (well-formed or not: values of the wrong JSON type are
 /// skipped here and reported by `wellformed`).
-pub(crate) fn subschemas<'a>(
-    node: &'a Map<String, Value>,
-    mut f: impl FnMut(Place<'a>, &'a Value),
-) {
+pub fn subschemas<'a>(node: &'a Map<String, Value>, mut f: impl FnMut(Place<'a>, &'a Value)) {
     for (keyword, value) in node {
         let Some(slot) = slot(keyword) else { continue };
         match (slot, value) {
@@ -197,10 +201,7 @@ pub(crate) fn subschemas<'a>(
 }
 
 /// Calls `f` with every subschema of `node`, mutably (for projecting in place).
-pub(crate) fn subschemas_mut(
-    node: &mut Map<String, Value>,
-    mut f: impl FnMut(Place<'_>, &mut Value),
-) {
+pub fn subschemas_mut(node: &mut Map<String, Value>, mut f: impl FnMut(Place<'_>, &mut Value)) {
     for (keyword, value) in node.iter_mut() {
         let Some(slot) = slot(keyword) else { continue };
         match (slot, value) {

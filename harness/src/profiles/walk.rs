@@ -2,7 +2,7 @@
 //! `transform_subschemas`): every profile check and every lowering step walks through here, so a
 //! new keyword is one edit in one place.
 
-use flatjoin::keywords::{Slot, slot};
+use flatjoin::keywords::{Place, subschemas, subschemas_mut};
 use serde_json::Value;
 
 /// Escapes one reference token of a JSON pointer (RFC 6901).
@@ -11,63 +11,31 @@ pub fn escape(token: &str) -> String {
 }
 
 /// Calls `f(suffix, child)` for every direct subschema of `schema`, where `suffix` is the JSON
-/// pointer from `schema` to the child (for example `/properties/name`).
+/// pointer from `schema` to the child (for example `/properties/name`). The keyword table is the
+/// core's ([`flatjoin::keywords::subschemas`]).
 pub fn for_each_child(schema: &Value, f: &mut dyn FnMut(String, &Value)) {
     let Value::Object(map) = schema else { return };
-    for (key, value) in map {
-        let key = key.as_str();
-        let Some(slot) = slot(key) else { continue };
-        let single =
-            matches!(slot, Slot::Single) || (slot == Slot::SingleOrArray && !value.is_array());
-        let list = matches!(slot, Slot::Array) || (slot == Slot::SingleOrArray && value.is_array());
-        if single {
-            f(format!("/{key}"), value);
-        } else if list {
-            if let Value::Array(items) = value {
-                for (i, item) in items.iter().enumerate() {
-                    f(format!("/{key}/{i}"), item);
-                }
-            }
-        } else if matches!(slot, Slot::Map | Slot::MapOfSchemaOrNames)
-            && let Value::Object(children) = value
-        {
-            for (name, child) in children {
-                // draft-07 `dependencies` mixes schemas with arrays of names.
-                if child.is_object() || child.is_boolean() {
-                    f(format!("/{key}/{}", escape(name)), child);
-                }
-            }
+    subschemas(map, |place, child| {
+        if is_schema_at(place, child) {
+            f(place.suffix(), child);
         }
-    }
+    });
 }
 
 /// The mutable twin of [`for_each_child`].
 pub fn for_each_child_mut(schema: &mut Value, f: &mut dyn FnMut(String, &mut Value)) {
     let Value::Object(map) = schema else { return };
-    for (key, value) in map.iter_mut() {
-        let key = key.as_str();
-        let Some(slot) = slot(key) else { continue };
-        let single =
-            matches!(slot, Slot::Single) || (slot == Slot::SingleOrArray && !value.is_array());
-        let list = matches!(slot, Slot::Array) || (slot == Slot::SingleOrArray && value.is_array());
-        if single {
-            f(format!("/{key}"), value);
-        } else if list {
-            if let Value::Array(items) = value {
-                for (i, item) in items.iter_mut().enumerate() {
-                    f(format!("/{key}/{i}"), item);
-                }
-            }
-        } else if matches!(slot, Slot::Map | Slot::MapOfSchemaOrNames)
-            && let Value::Object(children) = value
-        {
-            for (name, child) in children.iter_mut() {
-                if child.is_object() || child.is_boolean() {
-                    f(format!("/{key}/{}", escape(name)), child);
-                }
-            }
+    subschemas_mut(map, |place, child| {
+        if is_schema_at(place, child) {
+            f(place.suffix(), child);
         }
-    }
+    });
+}
+
+/// Under a name (`properties`, `$defs`, draft-07 `dependencies`), only objects and booleans are
+/// schemas; anything else there is left alone.
+fn is_schema_at(place: Place<'_>, child: &Value) -> bool {
+    !matches!(place, Place::Name(..)) || child.is_object() || child.is_boolean()
 }
 
 /// Calls `f(pointer, node)` on `schema` and every subschema below it, parents first.

@@ -1,6 +1,6 @@
 // End-to-end check of `flatjoin mcp-proxy` with the official MCP TypeScript SDK client.
 // Usage: node e2e.mjs FLATJOIN_BINARY UNION_SERVER_BINARY [MANIFEST.json...]
-// Run by e2e/tests/mcp_sdk_client.rs. Prints one line per check and exits non-zero on the first
+// Run by cli/tests/mcp_sdk_client.rs. Prints one line per check and exits non-zero on the first
 // failure.
 import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";

@@ -13,7 +13,7 @@
 //!     Square { side: f64 },
 //! }
 //!
-//! let schema = flatjoin_harness::tool_schema::flat_tool_schema::<Shape>().unwrap();
+//! let schema = flatjoin_cli::tool_schema::flat_tool_schema::<Shape>().unwrap();
 //! assert_eq!(schema["type"], "object");
 //! assert_eq!(schema["properties"]["kind"]["enum"], serde_json::json!(["circle", "square"]));
 //! ```

@@ -1,4 +1,4 @@
-//! End to end with real peers: the official MCP TypeScript SDK client (`e2e/client/e2e.mjs`,
+//! End to end with real peers: the official MCP TypeScript SDK client (`cli/client/e2e.mjs`,
 //! `@modelcontextprotocol/sdk` from the npm registry) connects to `flatjoin mcp-proxy` in front of
 //! `union-server` (an `rmcp` server with union-typed tools), lists the tools (the SDK validates
 //! them), makes valid calls (forwarded) and wrong-branch mixes (rejected, branch named); then lists
@@ -6,7 +6,7 @@
 //! them), so the SDK's validation sees all 182 real tools as the proxy serves them.
 //!
 //! Skips, with a visible message, only when `node` is absent. Installs the client's packages with
-//! `npm ci` (from the committed lock file) when `e2e/client/node_modules` is missing.
+//! `npm ci` (from the committed lock file) when `cli/client/node_modules` is missing.
 
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -65,7 +65,7 @@ fn mcp_typescript_sdk_client_through_the_proxy() {
             String::from_utf8_lossy(&out.stderr)
         );
     }
-    let flatjoin = flatjoin_e2e::flatjoin_binary().expect("flatjoin binary built");
+    let flatjoin = std::path::PathBuf::from(env!("CARGO_BIN_EXE_flatjoin"));
     let manifests_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/manifests");
     let mut manifests: Vec<_> = std::fs::read_dir(&manifests_dir)
         .expect("corpus/manifests")

@@ -4,8 +4,8 @@
 
 use std::path::Path;
 
-use flatjoin_harness::profiles::{self, Profile, Severity};
-use flatjoin_harness::surfaces;
+use flatjoin_cli::profiles::{self, Profile, Severity};
+use flatjoin_cli::surfaces;
 use serde_json::Value;
 
 #[test]
@@ -104,7 +104,7 @@ fn lowered_presentations_of_two_samples() {
             let name = format!("{}__{}", sample.replace('/', "__"), profile.name());
             insta::with_settings!({
                 description => format!(
-                    "flatjoin_harness::surfaces::present(corpus/dialects/{sample}.json, {}): the input schema `flatjoin mcp-proxy --profile {}` serves (and `flatjoin export` for a provider profile)",
+                    "flatjoin_cli::surfaces::present(corpus/dialects/{sample}.json, {}): the input schema `flatjoin mcp-proxy --profile {}` serves (and `flatjoin export` for a provider profile)",
                     profile.name(),
                     profile.name()
                 ),

@@ -9,8 +9,8 @@
 
 use std::path::{Path, PathBuf};
 
+use flatjoin_cli::profiles::{self, Lowered, Profile};
 use flatjoin_harness::oracle;
-use flatjoin_harness::profiles::{self, Lowered, Profile};
 use flatjoin_harness::sample::{self, Reading};
 use serde_json::{Value, json};
 

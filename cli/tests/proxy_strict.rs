@@ -20,7 +20,7 @@ fn text(result: &rmcp::model::CallToolResult) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn strict_calls_are_normalized_before_the_runtime_check() {
-    let flatjoin = flatjoin_e2e::flatjoin_binary().expect("flatjoin binary built");
+    let flatjoin = std::path::PathBuf::from(env!("CARGO_BIN_EXE_flatjoin"));
     let mut command = tokio::process::Command::new(flatjoin);
     command
         .args(["mcp-proxy", "--profile", "openai-strict", "--"])

@@ -7,8 +7,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use flatjoin_harness::profiles::Profile;
-use flatjoin_harness::surfaces;
+use flatjoin_cli::profiles::Profile;
+use flatjoin_cli::surfaces;
 use rmcp::ServiceExt;
 use rmcp::transport::TokioChildProcess;
 use serde_json::Value;
@@ -93,7 +93,7 @@ fn via_export(
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn manifest_mcp_and_export_surfaces_are_byte_identical() {
-    let flatjoin = flatjoin_e2e::flatjoin_binary().expect("flatjoin binary built");
+    let flatjoin = std::path::PathBuf::from(env!("CARGO_BIN_EXE_flatjoin"));
     let files = manifests();
     assert_eq!(
         files.len(),

@@ -5,7 +5,7 @@ use std::fs;
 use std::panic;
 use std::path::{Path, PathBuf};
 
-use flatjoin_fuzz_checks::Regression;
+use flatjoin_harness::fuzz::Regression;
 use serde_json::Value;
 
 /// `corpus/regressions/` at the workspace root.
@@ -87,7 +87,7 @@ fn every_fuzz_regression_still_passes() {
 
 /// Replays `text` written to a temporary file.
 fn replay_text(name: &str, text: &str) -> Result<Replayed, String> {
-    let dir = std::env::temp_dir().join(format!("fuzz-checks-{name}-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("fuzz-regression-{name}-{}", std::process::id()));
     fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
     let path = dir.join(format!("{name}.json"));
     fs::write(&path, text).map_err(|e| e.to_string())?;

@@ -6,7 +6,7 @@
 
 use std::panic;
 
-use flatjoin_fuzz_checks::{Target, seeds};
+use flatjoin_harness::fuzz::{Target, seeds};
 
 #[test]
 fn every_seed_passes_its_target_check() {

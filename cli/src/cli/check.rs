@@ -56,7 +56,28 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, String> {
     if let Some(name) = &args.inject_fault {
         inject(&mut config, name)?;
     }
-    let result = check::run(&config, &mut |line| println!("{line}"));
+    let bar = (config.progress_bar && !config.quiet).then(|| {
+        let bar = indicatif::ProgressBar::new(u64::from(config.cases));
+        if let Ok(style) = indicatif::ProgressStyle::default_bar()
+            .template("{msg} [{bar:40}] {pos}/{len} cases ({per_sec}, eta {eta})")
+        {
+            bar.set_style(style.progress_chars("=> "));
+        }
+        bar.set_message("generated");
+        bar
+    });
+    let result = check::run_with_progress(
+        &config,
+        &mut |line| println!("{line}"),
+        &mut |done, _total| {
+            if let Some(bar) = &bar {
+                bar.set_position(u64::from(done));
+            }
+        },
+    );
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
     print!("{}", result.table());
     println!("report written to {}", args.report.display());
     Ok(if result.failed() == 0 {
@@ -76,6 +97,6 @@ fn inject(config: &mut CheckConfig, name: &str) -> Result<(), String> {
 #[cfg(not(feature = "fault-injection"))]
 fn inject(_config: &mut CheckConfig, name: &str) -> Result<(), String> {
     Err(format!(
-        "--inject-fault {name}: this binary has no faults; build it with `cargo build --release -p flatjoin-harness --features fault-injection`"
+        "--inject-fault {name}: this binary has no faults; build it with `cargo build --release -p flatjoin-cli --features fault-injection`"
     ))
 }

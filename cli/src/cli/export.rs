@@ -6,9 +6,9 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use flatjoin_harness::io::read_json;
-use flatjoin_harness::profiles::Severity;
-use flatjoin_harness::surfaces::{self, Provider};
+use flatjoin_cli::io::read_json;
+use flatjoin_cli::profiles::Severity;
+use flatjoin_cli::surfaces::{self, Provider};
 
 /// Arguments of `flatjoin export`.
 #[derive(Args, Debug)]

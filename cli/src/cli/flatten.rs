@@ -7,7 +7,7 @@ use clap::{Args, ValueEnum};
 use flatjoin::{Diagnostics, OpenBranches, Options, Scope};
 use serde_json::Value;
 
-use flatjoin_harness::io::{input_name, read_json};
+use flatjoin_cli::io::{input_name, read_json};
 
 /// Which union sites to flatten.
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -81,7 +81,7 @@ pub struct ManifestArgs {
     /// Also lower every flattened input schema to this provider's dialect (narrowings, if the
     /// profile makes any, are listed on stderr).
     #[arg(long, value_enum)]
-    pub profile: Option<flatjoin_harness::profiles::Profile>,
+    pub profile: Option<flatjoin_cli::profiles::Profile>,
 }
 
 fn print_json(value: &Value) -> Result<(), String> {
@@ -123,7 +123,7 @@ pub fn run_manifest(args: &ManifestArgs) -> Result<ExitCode, String> {
         return Ok(ExitCode::SUCCESS);
     };
     // The same surface the MCP proxy and `export` use, so all three agree byte for byte.
-    let applied = flatjoin_harness::surfaces::apply_profile(&manifest, Some(profile), &options)
+    let applied = flatjoin_cli::surfaces::apply_profile(&manifest, Some(profile), &options)
         .map_err(|e| format!("{name}: {e}"))?;
     for (tool, n) in &applied.narrowings {
         eprintln!(

@@ -7,9 +7,9 @@ use std::process::ExitCode;
 use clap::{Args, ValueEnum};
 use serde_json::json;
 
-use flatjoin_harness::io::{input_name, read_json};
-use flatjoin_harness::profiles::{self, Profile, Severity};
-use flatjoin_harness::surfaces;
+use flatjoin_cli::io::{input_name, read_json};
+use flatjoin_cli::profiles::{self, Profile, Severity};
+use flatjoin_cli::surfaces;
 
 /// Output format of `lint`.
 #[derive(Clone, Copy, Debug, ValueEnum)]

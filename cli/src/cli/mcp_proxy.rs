@@ -1,11 +1,11 @@
 //! `flatjoin mcp-proxy`: serve an upstream MCP server's tools with flat, lowered input schemas and
-//! runtime-checked calls (see `flatjoin_harness::mcp_proxy`).
+//! runtime-checked calls (see `flatjoin_cli::mcp_proxy`).
 
 use std::process::ExitCode;
 
 use clap::Args;
 
-use flatjoin_harness::profiles::Profile;
+use flatjoin_cli::profiles::Profile;
 
 /// Arguments of `flatjoin mcp-proxy`.
 #[derive(Args, Debug)]
@@ -25,7 +25,7 @@ pub fn run(args: &McpProxyArgs) -> Result<ExitCode, String> {
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start the async runtime: {e}"))?;
-    runtime.block_on(flatjoin_harness::mcp_proxy::run(
+    runtime.block_on(flatjoin_cli::mcp_proxy::run(
         &args.upstream,
         args.profile,
         flatjoin::Options::default(),

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use flatjoin_harness::io::{input_name, read_json};
+use flatjoin_cli::io::{input_name, read_json};
 
 /// Arguments of `flatjoin validate`.
 #[derive(Args, Debug)]

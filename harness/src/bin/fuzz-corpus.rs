@@ -13,7 +13,7 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::{fs, panic};
 
-use flatjoin_fuzz_checks::{Regression, Target, seeds};
+use flatjoin_harness::fuzz::{Regression, Target, seeds};
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();

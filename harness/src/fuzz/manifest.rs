@@ -3,9 +3,9 @@
 
 use serde_json::Value;
 
-use crate::corpus;
-use crate::presentation::option_sets;
-use crate::verdict::{CheckResult, Verdict, Violation, excerpt, json_text};
+use crate::fuzz::corpus;
+use crate::fuzz::presentation::option_sets;
+use crate::fuzz::verdict::{CheckResult, Verdict, Violation, excerpt, json_text};
 
 /// The `manifest_bytes` check: decodes `data` with the core's own depth-checked parser and runs
 /// [`check_manifest`]. Bytes that are not JSON are [`Verdict::Uninteresting`].

@@ -1,4 +1,4 @@
-//! flatjoin-fuzz-checks: the property checks behind the cargo-fuzz targets in `fuzz/`, callable on
+//! The fuzz checks: the property checks behind the cargo-fuzz targets in `fuzz/`, callable on
 //! stable so that `cargo test` replays every saved crash (`corpus/regressions/`) through exactly
 //! the code the fuzzers ran.
 //!

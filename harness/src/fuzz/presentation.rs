@@ -1,11 +1,11 @@
 //! `flatten_bytes`: arbitrary bytes → [`flatjoin::parse`] → [`flatjoin::flatten`] under every
 //! reading, and the promises that hold for any input at all.
 
+use crate::oracle::{self, Outcome, Subject};
 use flatjoin::{Flattened, OpenBranches, Options, Scope};
-use flatjoin_harness::oracle::{self, Outcome, Subject};
 use serde_json::Value;
 
-use crate::verdict::{CheckResult, Verdict, Violation, excerpt, json_text};
+use crate::fuzz::verdict::{CheckResult, Verdict, Violation, excerpt, json_text};
 
 /// Every combination of options a byte target tries: the default first (every site, `declared`),
 /// then the `permissive` reading of open branches (SPEC §2.8), then root-only flattening.

@@ -33,8 +33,8 @@ use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 use serde_json::{Map, Value};
 
-use crate::verdict::CheckResult;
-use crate::{manifest, presentation, runtime, structured};
+use crate::fuzz::verdict::CheckResult;
+use crate::fuzz::{manifest, presentation, runtime, structured};
 
 /// A fuzz target, by the name of its file in `fuzz/fuzz_targets/`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -3,13 +3,13 @@
 
 use std::sync::OnceLock;
 
+use crate::oracle;
 use flatjoin::{OpenBranches, Runtime, Scope};
-use flatjoin_harness::oracle;
 use serde_json::Value;
 
-use crate::corpus::{self, CorpusSchema};
-use crate::presentation::options;
-use crate::verdict::{CheckResult, Verdict, Violation, excerpt};
+use crate::fuzz::corpus::{self, CorpusSchema};
+use crate::fuzz::presentation::options;
+use crate::fuzz::verdict::{CheckResult, Verdict, Violation, excerpt};
 
 /// One schema compiled for the check: the judge, the runtime and the permissive presentation's
 /// judge. Compiling is most of the cost of a check, so the fuzz target compiles each corpus schema

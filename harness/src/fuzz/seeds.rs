@@ -1,11 +1,11 @@
 //! Seeds for the fuzz targets, built from the bundled corpus in each target's own input format
 //! (`fuzz-corpus seeds DIR` writes them; `join_structured` draws its own, see `structured`).
 
-use flatjoin_harness::sample::{self, Reading};
+use crate::sample::{self, Reading};
 use serde_json::{Value, json};
 
-use crate::corpus;
-use crate::regression::Target;
+use crate::fuzz::corpus;
+use crate::fuzz::regression::Target;
 
 /// How many of the harness sampler's values per branch become `runtime_diff` seeds.
 const VALUES_PER_BRANCH: usize = 6;
@@ -18,7 +18,7 @@ const VALUES_PER_BRANCH: usize = 6;
 /// - `runtime_diff`: for each corpus schema, its index (two bytes, big-endian) followed by a few
 ///   values per branch from the harness's sampler (boundaries, literals, absent optionals, extra
 ///   keys) and one wrong-branch mix;
-/// - `join_structured`: see [`crate::structured::seeds`] (bytes that decode to varied cases).
+/// - `join_structured`: see [`crate::fuzz::structured::seeds`] (bytes that decode to varied cases).
 pub fn seeds(target: Target) -> Vec<(String, Vec<u8>)> {
     let schemas = corpus::schemas();
     let mut seeds = Vec::new();
@@ -65,7 +65,7 @@ pub fn seeds(target: Target) -> Vec<(String, Vec<u8>)> {
                 }
             }
         }
-        Target::JoinStructured => seeds = crate::structured::seeds(),
+        Target::JoinStructured => seeds = crate::fuzz::structured::seeds(),
     }
     seeds
 }

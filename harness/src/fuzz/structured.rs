@@ -1,17 +1,17 @@
 //! `join_structured`: an `Arbitrary` case of the harness's model → render → flatten → every oracle
-//! of the harness ([`flatjoin_harness::oracle::check_case`]). Cases without a collision are
+//! of the harness ([`crate::oracle::check_case`]). Cases without a collision are
 //! rejected from the corpus: collisions are what the join is about.
 
 use std::collections::HashSet;
 
+use crate::model::{Case, Shape};
+use crate::oracle::{self, Outcome};
+use crate::render::render;
 use arbitrary::{Arbitrary, Unstructured};
 use flatjoin::{OpenBranches, Options, Scope};
-use flatjoin_harness::model::{Case, Shape};
-use flatjoin_harness::oracle::{self, Outcome};
-use flatjoin_harness::render::render;
 
-use crate::presentation::options;
-use crate::verdict::{CheckResult, Verdict, Violation};
+use crate::fuzz::presentation::options;
+use crate::fuzz::verdict::{CheckResult, Verdict, Violation};
 
 /// How many seeds [`seeds`] writes.
 const SEED_COUNT: usize = 64;

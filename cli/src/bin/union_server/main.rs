@@ -9,7 +9,8 @@
 
 use std::sync::Arc;
 
-use flatjoin_e2e::{Message, Shape};
+mod tools;
+
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ListToolsResult,
     PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
@@ -17,6 +18,7 @@ use rmcp::model::{
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler, ServiceExt};
 use serde_json::Value;
+use tools::{Message, Shape};
 
 struct UnionServer {
     tools: Vec<Tool>,
@@ -45,7 +47,7 @@ impl UnionServer {
                     "Send an email or a text message.",
                     raw_schema::<Message>()?,
                 ),
-                flatjoin_harness::tool_schema::flat_tool::<Shape>(
+                flatjoin_cli::tool_schema::flat_tool::<Shape>(
                     "draw_shape_flat",
                     "Draw a shape (schema flattened by the flatjoin schemars helper).",
                 )?,

@@ -1,5 +1,8 @@
-//! flatjoin-e2e: the union-typed tools of the test upstream server (`union-server`), shared with
-//! the tests that drive `flatjoin mcp-proxy` in front of it.
+//! The union-typed tool arguments of the test upstream server (`union-server`).
+//!
+//! The fields are read only through `Debug` (the server answers with the parsed value) and shape
+//! the schemars schema, which the dead-code lint does not count.
+#![allow(dead_code)]
 
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -57,84 +60,4 @@ pub enum Message {
         /// The text.
         body: String,
     },
-}
-
-/// Where the workspace's target directory is, seen from a test binary (`<target>/debug/deps/x`).
-pub fn target_dir() -> Option<std::path::PathBuf> {
-    let exe = std::env::current_exe().ok()?;
-    Some(exe.parent()?.parent()?.parent()?.to_path_buf())
-}
-
-/// The newest modification time of the files below `dir`.
-fn newest(dir: &std::path::Path) -> Option<std::time::SystemTime> {
-    let mut best = None;
-    for entry in std::fs::read_dir(dir).ok()?.flatten() {
-        let path = entry.path();
-        let time = if path.is_dir() {
-            newest(&path)
-        } else {
-            entry.metadata().and_then(|m| m.modified()).ok()
-        };
-        best = best.max(time);
-    }
-    best
-}
-
-/// The `flatjoin` binary of this workspace. A test of this crate cannot name another package's
-/// binary with `CARGO_BIN_EXE_*`, so: the one `cargo test --workspace` already built next to this
-/// test when it is newer than every source file of `core/` and `harness/` (rebuilding it here with
-/// other features would only waste time), else one built now with the workspace's own cargo into
-/// the same target directory.
-pub fn flatjoin_binary() -> Result<std::path::PathBuf, String> {
-    let target = target_dir().ok_or("cannot locate the target directory")?;
-    let profile = std::env::current_exe()
-        .ok()
-        .and_then(|e| e.parent()?.parent()?.file_name().map(|n| n.to_os_string()))
-        .ok_or("cannot tell the build profile")?;
-    let bin = target
-        .join(profile)
-        .join(format!("flatjoin{}", std::env::consts::EXE_SUFFIX));
-    let workspace = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let sources = [
-        workspace.join("core"),
-        workspace.join("harness/src"),
-        workspace.join("Cargo.toml"),
-    ];
-    let newest_source = sources
-        .iter()
-        .filter_map(|p| {
-            if p.is_dir() {
-                newest(p)
-            } else {
-                p.metadata().and_then(|m| m.modified()).ok()
-            }
-        })
-        .max();
-    let built = bin.metadata().and_then(|m| m.modified()).ok();
-    if built.is_some() && built >= newest_source {
-        return Ok(bin);
-    }
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
-    let status = std::process::Command::new(cargo)
-        .args([
-            "build",
-            "--quiet",
-            "-p",
-            "flatjoin-harness",
-            "--bin",
-            "flatjoin",
-            "--target-dir",
-        ])
-        .arg(&target)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .status()
-        .map_err(|e| format!("cannot run cargo: {e}"))?;
-    if !status.success() {
-        return Err(format!("cargo build of flatjoin failed: {status}"));
-    }
-    if bin.exists() {
-        Ok(bin)
-    } else {
-        Err(format!("{} was not built", bin.display()))
-    }
 }

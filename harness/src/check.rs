@@ -284,10 +284,7 @@ pub fn write_regression(
 fn without_fault(options: &Options) -> Option<Options> {
     #[cfg(feature = "fault-injection")]
     {
-        options.fault.map(|_| Options {
-            fault: None,
-            ..options.clone()
-        })
+        options.fault.map(|_| options.clone().with_fault(None))
     }
     #[cfg(not(feature = "fault-injection"))]
     {

@@ -135,13 +135,7 @@ pub fn replay_value(path: &Path, value: &Value, base: &Options) -> Vec<(&'static
             let (values, mixes) = instances_for(path);
             let mut out = Vec::new();
             for reading in [OpenBranches::Declared, OpenBranches::Permissive] {
-                let options = with_fault(
-                    Options {
-                        open_branches: reading,
-                        ..Options::default()
-                    },
-                    base,
-                );
+                let options = with_fault(Options::default().with_open_branches(reading), base);
                 out.extend(replay_schema(v, &options, values.clone(), mixes.clone()));
             }
             out

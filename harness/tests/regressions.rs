@@ -76,6 +76,15 @@ fn every_fuzz_regression_still_passes() {
             Err(reason) => failures.push(format!("{}: {reason}", path.display())),
         }
     }
+    // The committed fuzz regressions (files with a `target`): a missing folder or a replay that
+    // recognises none of them fails here instead of passing empty.
+    const MIN_FUZZ_REGRESSIONS: usize = 1;
+    assert!(
+        replayed + failures.len() >= MIN_FUZZ_REGRESSIONS,
+        "{} fuzz regressions replayed from {}, expected at least {MIN_FUZZ_REGRESSIONS}",
+        replayed + failures.len(),
+        regressions_dir().display()
+    );
     assert!(
         failures.is_empty(),
         "{} of {} fuzz regressions fail:\n{}",

@@ -43,22 +43,17 @@ pub struct JoinOptions {
 
 impl JoinOptions {
     /// The library options these flags select.
-    #[allow(
-        clippy::needless_update,
-        reason = "with the fault-injection feature, Options has a `fault` field this leaves unset"
-    )]
     pub fn options(&self) -> Options {
-        Options {
-            scope: match self.scope {
+        Options::new(
+            match self.scope {
                 ScopeArg::All => Scope::All,
                 ScopeArg::Root => Scope::Root,
             },
-            open_branches: match self.open_branches {
+            match self.open_branches {
                 OpenBranchesArg::Declared => OpenBranches::Declared,
                 OpenBranchesArg::Permissive => OpenBranches::Permissive,
             },
-            ..Options::default()
-        }
+        )
     }
 }
 

@@ -19,15 +19,7 @@ pub fn option_sets() -> [Options; 3] {
 
 /// `Options` with `scope` and `open_branches`, every other field at its default.
 pub fn options(scope: Scope, open_branches: OpenBranches) -> Options {
-    #[allow(
-        clippy::needless_update,
-        reason = "`Options` has one more field, `fault`, when the core's `fault-injection` feature is on"
-    )]
-    Options {
-        scope,
-        open_branches,
-        ..Options::default()
-    }
+    Options::new(scope, open_branches)
 }
 
 /// The `flatten_bytes` check: decodes `data` with the core's own depth-checked parser and runs

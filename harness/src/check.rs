@@ -17,7 +17,7 @@ use serde_json::Value;
 use crate::corpus;
 use crate::generate;
 use crate::model::Case;
-use crate::oracle::{self, ORACLES, Outcome, SOUNDNESS, STATIC_SOUNDNESS, Violation};
+use crate::oracle::{self, Oracle, Outcome, Violation};
 
 /// The default seed of generated cases: a fixed one, so a run is reproducible.
 pub const DEFAULT_SEED: u64 = 0x5EED_F1A7_2026;
@@ -85,8 +85,8 @@ pub struct Counts {
 /// What a run found.
 #[derive(Debug, Clone, Default)]
 pub struct CheckResult {
-    /// Counts per oracle, in [`ORACLES`] order.
-    pub oracles: Vec<(&'static str, Counts)>,
+    /// Counts per oracle, in [`Oracle::ALL`] order.
+    pub oracles: Vec<(Oracle, Counts)>,
     /// Corpus files replayed.
     pub corpus_files: usize,
     /// Generated cases run (before shrinking).
@@ -115,12 +115,12 @@ pub struct CheckResult {
 }
 
 impl CheckResult {
-    fn tally(&mut self, outcomes: &[(&'static str, Outcome)]) {
+    fn tally(&mut self, outcomes: &[(Oracle, Outcome)]) {
         for (name, outcome) in outcomes {
             let counts = match self.oracles.iter_mut().find(|(n, _)| n == name) {
                 Some((_, c)) => c,
                 None => {
-                    self.oracles.push((name, Counts::default()));
+                    self.oracles.push((*name, Counts::default()));
                     match self.oracles.last_mut() {
                         Some((_, c)) => c,
                         None => continue,
@@ -131,11 +131,11 @@ impl CheckResult {
             match outcome {
                 Outcome::Passed(measure) => {
                     counts.passed += 1;
-                    if *name == STATIC_SOUNDNESS {
+                    if *name == Oracle::StaticSoundness {
                         self.static_yes += measure.static_yes;
                         self.static_unknown += measure.static_unknown;
                     }
-                    if *name == SOUNDNESS && self.disagreements.len() < 1000 {
+                    if *name == Oracle::Soundness && self.disagreements.len() < 1000 {
                         self.disagreements
                             .extend(measure.disagreements.iter().cloned());
                     }
@@ -321,7 +321,10 @@ pub fn run_with_progress(
 ) -> CheckResult {
     let start = Instant::now();
     let mut result = CheckResult {
-        oracles: ORACLES.iter().map(|n| (*n, Counts::default())).collect(),
+        oracles: Oracle::ALL
+            .iter()
+            .map(|n| (*n, Counts::default()))
+            .collect(),
         ..CheckResult::default()
     };
     if let Some(dir) = &config.corpus {
@@ -338,7 +341,7 @@ pub fn run_with_progress(
             result.tally(&report.outcomes);
             result.corpus_files += 1;
             for (name, outcome) in &report.outcomes {
-                if let (&oracle::FLATTEN_ACCEPTS, Outcome::Skipped(why)) = (name, outcome) {
+                if let (&Oracle::FlattenAccepts, Outcome::Skipped(why)) = (name, outcome) {
                     result
                         .unjudgeable
                         .push(format!("{}: {why}", path.display()));

@@ -21,10 +21,7 @@ use flatjoin::{OpenBranches, Options, Scope};
 use serde_json::Value;
 
 use crate::identity::{Forget, canonical_text};
-use crate::oracle::{
-    self, BRANCH_ORDER, CORPUS_EXPECTATIONS, DIALECT, DUPLICATE_BRANCH, FLATTEN_ACCEPTS,
-    ONE_IMPLEMENTATION, Outcome, Subject, Violation,
-};
+use crate::oracle::{self, Oracle, Outcome, Subject, Violation};
 
 /// The outcomes of replaying one corpus file.
 #[derive(Debug, Clone)]
@@ -32,7 +29,7 @@ pub struct FileReport {
     /// The file.
     pub path: PathBuf,
     /// `(oracle, outcome)` for every check run on it.
-    pub outcomes: Vec<(&'static str, Outcome)>,
+    pub outcomes: Vec<(Oracle, Outcome)>,
 }
 
 /// Every `.json` file under `dir`, sorted, skipping `instances/` (data for the dialect files).
@@ -97,13 +94,13 @@ pub fn replay_file(path: &Path, base: &Options) -> FileReport {
         // A fuzz input that is not JSON (or nests too deep): the core answered with a typed error
         // instead of panicking, which is all SPEC §5 asks of it.
         Ok(Err(e)) => vec![(
-            FLATTEN_ACCEPTS,
+            Oracle::FlattenAccepts,
             Outcome::Skipped(format!("not a JSON document the core accepts: {e}")),
         )],
         Err(e) => vec![(
-            CORPUS_EXPECTATIONS,
+            Oracle::CorpusExpectations,
             failed(Violation {
-                oracle: CORPUS_EXPECTATIONS,
+                oracle: Oracle::CorpusExpectations,
                 message: format!("{}: unreadable corpus file: {e}", path.display()),
                 schema: Value::Null,
                 options: base.clone(),
@@ -124,7 +121,7 @@ fn is_case(v: &Value) -> bool {
 }
 
 /// Replays one parsed corpus document (see the module documentation for the shapes).
-pub fn replay_value(path: &Path, value: &Value, base: &Options) -> Vec<(&'static str, Outcome)> {
+pub fn replay_value(path: &Path, value: &Value, base: &Options) -> Vec<(Oracle, Outcome)> {
     match value {
         Value::Array(cases) if cases.iter().all(is_case) => {
             cases.iter().flat_map(|c| replay_case(c, base)).collect()
@@ -169,15 +166,15 @@ fn replay_schema(
     options: &Options,
     values: Vec<Value>,
     mixes: Vec<Value>,
-) -> Vec<(&'static str, Outcome)> {
+) -> Vec<(Oracle, Outcome)> {
     match Subject::prepare(schema, options) {
         Ok(Ok(subject)) => subject.with_instances(values, mixes).all(),
-        Ok(Err(reason)) => vec![(FLATTEN_ACCEPTS, Outcome::Skipped(reason))],
-        Err(v) => vec![(FLATTEN_ACCEPTS, failed(v))],
+        Ok(Err(reason)) => vec![(Oracle::FlattenAccepts, Outcome::Skipped(reason))],
+        Err(v) => vec![(Oracle::FlattenAccepts, failed(v))],
     }
 }
 
-fn replay_manifest(manifest: &Value, base: &Options) -> Vec<(&'static str, Outcome)> {
+fn replay_manifest(manifest: &Value, base: &Options) -> Vec<(Oracle, Outcome)> {
     let options = with_fault(Options::default(), base);
     let mut out = Vec::new();
     let tools = manifest
@@ -230,13 +227,13 @@ fn replay_manifest(manifest: &Value, base: &Options) -> Vec<(&'static str, Outco
             }
         }
     };
-    out.push((ONE_IMPLEMENTATION, outcome));
+    out.push((Oracle::OneImplementation, outcome));
     out
 }
 
 fn manifest_violation(manifest: &Value, options: &Options, message: String) -> Violation {
     Violation {
-        oracle: ONE_IMPLEMENTATION,
+        oracle: Oracle::OneImplementation,
         message,
         schema: manifest.clone(),
         options: options.clone(),
@@ -247,7 +244,7 @@ fn manifest_violation(manifest: &Value, options: &Options, message: String) -> V
 
 /// Replays one case of the join-test format: every schema-level oracle under the case's options,
 /// then the case's own expectations.
-pub fn replay_case(case: &Value, base: &Options) -> Vec<(&'static str, Outcome)> {
+pub fn replay_case(case: &Value, base: &Options) -> Vec<(Oracle, Outcome)> {
     let Some(schema) = case.get("schema") else {
         return Vec::new();
     };
@@ -258,8 +255,8 @@ pub fn replay_case(case: &Value, base: &Options) -> Vec<(&'static str, Outcome)>
     let options = with_fault(options_from(case.get("options")), base);
     let subject = match Subject::prepare(schema, &options) {
         Ok(Ok(s)) => s,
-        Ok(Err(reason)) => return vec![(FLATTEN_ACCEPTS, Outcome::Skipped(reason))],
-        Err(v) => return vec![(FLATTEN_ACCEPTS, failed(v))],
+        Ok(Err(reason)) => return vec![(Oracle::FlattenAccepts, Outcome::Skipped(reason))],
+        Err(v) => return vec![(Oracle::FlattenAccepts, failed(v))],
     };
     let tests: Vec<Value> = case
         .get("tests")
@@ -278,7 +275,7 @@ pub fn replay_case(case: &Value, base: &Options) -> Vec<(&'static str, Outcome)>
     let mut out = subject.all();
     let fail = |message: String, data: Option<Value>| {
         failed(Violation {
-            oracle: CORPUS_EXPECTATIONS,
+            oracle: Oracle::CorpusExpectations,
             message: format!("{description}: {message}"),
             schema: schema.clone(),
             options: options.clone(),
@@ -360,7 +357,7 @@ pub fn replay_case(case: &Value, base: &Options) -> Vec<(&'static str, Outcome)>
             }
         }
     }
-    out.push((CORPUS_EXPECTATIONS, expectation));
+    out.push((Oracle::CorpusExpectations, expectation));
     for variant in case
         .get("variants")
         .and_then(Value::as_array)
@@ -383,19 +380,19 @@ fn compare_variant(
     other: &Value,
     compare: &str,
     options: &Options,
-) -> (&'static str, Outcome) {
+) -> (Oracle, Outcome) {
     let base = &subject.flattened.schema;
     let (oracle, forget) = match compare {
-        c if c.starts_with(DIALECT) => (
-            DIALECT,
+        c if c.starts_with(Oracle::Dialect.name()) => (
+            Oracle::Dialect,
             Forget {
                 alternative_order: false,
                 dialect: true,
             },
         ),
-        DUPLICATE_BRANCH => (DUPLICATE_BRANCH, Forget::default()),
+        c if c == Oracle::DuplicateBranch.name() => (Oracle::DuplicateBranch, Forget::default()),
         _ => (
-            BRANCH_ORDER,
+            Oracle::BranchOrder,
             Forget {
                 alternative_order: true,
                 dialect: false,
@@ -419,7 +416,7 @@ fn compare_variant(
             );
         }
     };
-    let problem = if oracle == DUPLICATE_BRANCH {
+    let problem = if oracle == Oracle::DuplicateBranch {
         let tag = oracle::discriminated_root(&subject.original).map(|u| u.tag);
         let fresh = oracle::discriminated_root(other)
             .and_then(|u| u.literals.last().and_then(|l| l.first().cloned()));
@@ -455,7 +452,7 @@ pub fn regression_case(v: &Violation, found_by: &str) -> Value {
         Value::String(format!("{}: {}", v.oracle, first_line(&v.message))),
     );
     case.insert("found_by".into(), Value::String(found_by.to_owned()));
-    case.insert("oracle".into(), Value::String(v.oracle.to_owned()));
+    case.insert("oracle".into(), Value::String(v.oracle.name().to_owned()));
     let mut options = oracle::options_json(&v.options);
     if let Some(o) = options.as_object_mut() {
         o.remove("fault");
@@ -479,7 +476,9 @@ pub fn regression_case(v: &Violation, found_by: &str) -> Value {
     }
     case.insert("tests".into(), Value::Array(tests));
     if let Some((kind, variant)) = &v.variant
-        && (kind.starts_with(DIALECT) || kind == BRANCH_ORDER || kind == DUPLICATE_BRANCH)
+        && (kind.starts_with(Oracle::Dialect.name())
+            || kind == Oracle::BranchOrder.name()
+            || kind == Oracle::DuplicateBranch.name())
     {
         case.insert(
             "variants".into(),

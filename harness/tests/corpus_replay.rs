@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use flatjoin::Options;
 use flatjoin_harness::corpus::{self, replay_value};
-use flatjoin_harness::oracle::{CORPUS_EXPECTATIONS, Outcome};
+use flatjoin_harness::oracle::{Oracle, Outcome};
 use serde_json::json;
 
 fn corpus_dir(sub: &str) -> PathBuf {
@@ -137,7 +137,7 @@ fn a_wrong_expectation_fails() {
     let outcomes = replay_value(Path::new("inline.json"), &case, &Options::default());
     let expectation = outcomes
         .iter()
-        .find(|(name, _)| *name == CORPUS_EXPECTATIONS);
+        .find(|(name, _)| *name == Oracle::CorpusExpectations);
     assert!(
         matches!(expectation, Some((_, Outcome::Failed(_)))),
         "{outcomes:?}"

@@ -7,11 +7,11 @@
 
 use flatjoin::{Fault, Options};
 use flatjoin_harness::check::{self, CheckConfig};
-use flatjoin_harness::oracle::{Outcome, evaluate_case};
+use flatjoin_harness::oracle::{Oracle, Outcome, evaluate_case};
 
 /// Runs the generated part of `flatjoin check --inject-fault NAME` (no corpus, no files written)
 /// and returns the oracle that caught `fault`, or why it went undetected.
-fn detect(fault: Fault) -> Result<&'static str, String> {
+fn detect(fault: Fault) -> Result<Oracle, String> {
     let mut config = CheckConfig::new(format!("faults test --inject-fault {}", fault.name()));
     config.cases = 1000;
     config.corpus = None;
@@ -55,7 +55,7 @@ fn detect(fault: Fault) -> Result<&'static str, String> {
 #[test]
 fn every_fault_is_detected() {
     // One thread per fault (as separate tests would run), joined in `Fault::ALL` order.
-    let outcomes: Vec<(Fault, Result<&'static str, String>)> = std::thread::scope(|scope| {
+    let outcomes: Vec<(Fault, Result<Oracle, String>)> = std::thread::scope(|scope| {
         let handles: Vec<_> = Fault::ALL
             .into_iter()
             .map(|fault| (fault, scope.spawn(move || detect(fault))))

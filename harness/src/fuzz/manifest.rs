@@ -5,7 +5,8 @@ use serde_json::Value;
 
 use crate::fuzz::corpus;
 use crate::fuzz::presentation::option_sets;
-use crate::fuzz::verdict::{CheckResult, Verdict, Violation, excerpt, json_text};
+use crate::fuzz::verdict::{CheckResult, Verdict, excerpt, json_text};
+use crate::oracle::{Oracle, Violation};
 
 /// The `manifest_bytes` check: decodes `data` with the core's own depth-checked parser and runs
 /// [`check_manifest`]. Bytes that are not JSON are [`Verdict::Uninteresting`].
@@ -37,7 +38,12 @@ pub fn check_manifest(document: &Value) -> CheckResult {
             flatjoin::flatten_manifest(document, &options).map(|again| json_text(&again.manifest));
         if again.as_ref().ok() != Some(&first) {
             let detail = format!("second run gave {again:?}; {}", context());
-            return Err(Violation::new("determinism", detail));
+            return Err(Box::new(Violation::new(
+                Oracle::Determinism,
+                detail,
+                document,
+                &options,
+            )));
         }
 
         // The output with every original `inputSchema` put back must be the input again.
@@ -50,7 +56,12 @@ pub fn check_manifest(document: &Value) -> CheckResult {
             let got = restored.pointer_mut(&format!("/tools/{index}/inputSchema"));
             let Some(got) = got else {
                 let detail = format!("tool {index} lost its inputSchema; {}", context());
-                return Err(Violation::new("one-implementation", detail));
+                return Err(Box::new(Violation::new(
+                    Oracle::OneImplementation,
+                    detail,
+                    document,
+                    &options,
+                )));
             };
             let expected = flatjoin::flatten(schema, &options);
             let same_schema = expected
@@ -67,7 +78,12 @@ pub fn check_manifest(document: &Value) -> CheckResult {
                     expected.map_or_else(|e| format!("error {e}"), |e| excerpt(&e.schema, 300)),
                     context()
                 );
-                return Err(Violation::new("one-implementation", detail));
+                return Err(Box::new(Violation::new(
+                    Oracle::OneImplementation,
+                    detail,
+                    document,
+                    &options,
+                )));
             }
             *got = schema.clone();
         }
@@ -77,7 +93,12 @@ pub fn check_manifest(document: &Value) -> CheckResult {
                 excerpt(&restored, 400),
                 context()
             );
-            return Err(Violation::new("one-implementation", detail));
+            return Err(Box::new(Violation::new(
+                Oracle::OneImplementation,
+                detail,
+                document,
+                &options,
+            )));
         }
     }
     Ok(verdict)

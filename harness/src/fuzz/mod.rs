@@ -3,7 +3,7 @@
 //! the code the fuzzers ran.
 //!
 //! Each target in `fuzz/fuzz_targets/` is five lines: decode, call one `check_*` function here,
-//! panic on the [`Violation`] it returns. The checks never unwrap a result of the core: an error
+//! panic on the [`Violation`](crate::oracle::Violation) it returns. The checks never unwrap a result of the core: an error
 //! from the core is an answer; a panic, a hang or a stack overflow is the bug the fuzzer reports.
 //!
 //! - [`presentation`]: `flatten_bytes`, bytes → flatten under every reading;
@@ -28,4 +28,4 @@ pub use presentation::check_flatten_bytes;
 pub use regression::{Regression, Target};
 pub use runtime::{check_runtime_diff, check_runtime_diff_bytes};
 pub use structured::check_structured_bytes;
-pub use verdict::{CheckResult, Verdict, Violation};
+pub use verdict::{CheckResult, Verdict};

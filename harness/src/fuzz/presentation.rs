@@ -1,11 +1,11 @@
 //! `flatten_bytes`: arbitrary bytes → [`flatjoin::parse`] → [`flatjoin::flatten`] under every
 //! reading, and the promises that hold for any input at all.
 
-use crate::oracle::{self, Outcome, Subject};
+use crate::oracle::{self, Oracle, Outcome, Subject, Violation};
 use flatjoin::{Flattened, OpenBranches, Options, Scope};
 use serde_json::Value;
 
-use crate::fuzz::verdict::{CheckResult, Verdict, Violation, excerpt, json_text};
+use crate::fuzz::verdict::{CheckResult, Verdict, excerpt, json_text};
 
 /// Every combination of options a byte target tries: the default first (every site, `declared`),
 /// then the `permissive` reading of open branches (SPEC §2.8), then root-only flattening.
@@ -66,7 +66,12 @@ pub fn check_flatten(original: &Value) -> CheckResult {
                     excerpt(&flat.schema, 400),
                     excerpt(original, 400)
                 );
-                return Err(Violation::new(oracle::FLATTEN_ACCEPTS, detail));
+                return Err(Box::new(Violation::new(
+                    Oracle::FlattenAccepts,
+                    detail,
+                    original,
+                    &options,
+                )));
             }
             continue;
         }
@@ -74,12 +79,12 @@ pub fn check_flatten(original: &Value) -> CheckResult {
             Ok(Ok(subject)) => {
                 for (_, outcome) in subject.all() {
                     if let Outcome::Failed(violation) = outcome {
-                        return Err(Violation::new(violation.oracle, violation.to_string()));
+                        return Err(violation);
                     }
                 }
             }
             Ok(Err(_not_judgeable)) => {}
-            Err(violation) => return Err(Violation::new(violation.oracle, violation.to_string())),
+            Err(violation) => return Err(Box::new(violation)),
         }
     }
     Ok(verdict)
@@ -91,7 +96,7 @@ fn check_repeatable(
     original: &Value,
     options: &Options,
     flat: &Flattened,
-) -> Result<(), Violation> {
+) -> Result<(), Box<Violation>> {
     let context = || format!("options {options:?}, input {}", excerpt(original, 400));
     let first = json_text(&flat.schema);
     let again = flatjoin::flatten(original, options);
@@ -106,11 +111,21 @@ fn check_repeatable(
                     excerpt(&other.schema, 400),
                     context()
                 );
-                return Err(Violation::new("determinism", detail));
+                return Err(Box::new(Violation::new(
+                    Oracle::Determinism,
+                    detail,
+                    original,
+                    options,
+                )));
             }
             Err(error) => {
                 let detail = format!("{how} failed the second time with {error}; {}", context());
-                return Err(Violation::new("determinism", detail));
+                return Err(Box::new(Violation::new(
+                    Oracle::Determinism,
+                    detail,
+                    original,
+                    options,
+                )));
             }
         }
     }
@@ -125,7 +140,12 @@ fn check_repeatable(
             excerpt(&flat.schema, 400),
             context()
         );
-        return Err(Violation::new("object-guarantee", detail));
+        return Err(Box::new(Violation::new(
+            Oracle::ObjectGuarantee,
+            detail,
+            original,
+            options,
+        )));
     }
     Ok(())
 }

@@ -3,13 +3,13 @@
 
 use std::sync::OnceLock;
 
-use crate::oracle;
-use flatjoin::{OpenBranches, Runtime, Scope};
+use crate::oracle::{self, Oracle, Violation};
+use flatjoin::{OpenBranches, Options, Runtime, Scope};
 use serde_json::Value;
 
 use crate::fuzz::corpus::{self, CorpusSchema};
 use crate::fuzz::presentation::options;
-use crate::fuzz::verdict::{CheckResult, Verdict, Violation, excerpt};
+use crate::fuzz::verdict::{CheckResult, Verdict, excerpt};
 
 /// One schema compiled for the check: the judge, the runtime and the permissive presentation's
 /// judge. Compiling is most of the cost of a check, so the fuzz target compiles each corpus schema
@@ -60,14 +60,30 @@ impl Prepared {
                 "runtime says {verdict}, the judge says {expected}; {}",
                 context()
             );
-            return Err(Violation::new("runtime-verdict", detail));
+            return Err(Box::new(
+                Violation::new(
+                    Oracle::RuntimeBoundary,
+                    detail,
+                    &self.schema,
+                    &Options::default(),
+                )
+                .with_data(value),
+            ));
         }
         if self.runtime.validate(value).is_ok() != verdict {
             let detail = format!(
                 "validate disagrees with is_valid ({verdict}); {}",
                 context()
             );
-            return Err(Violation::new("runtime-verdict", detail));
+            return Err(Box::new(
+                Violation::new(
+                    Oracle::RuntimeBoundary,
+                    detail,
+                    &self.schema,
+                    &Options::default(),
+                )
+                .with_data(value),
+            ));
         }
         if expected {
             let accepted = match &self.presentation {
@@ -84,7 +100,15 @@ impl Prepared {
                      {presentation}; {}",
                     context()
                 );
-                return Err(Violation::new("soundness-permissive", detail));
+                return Err(Box::new(
+                    Violation::new(
+                        Oracle::Soundness,
+                        detail,
+                        &self.schema,
+                        &options(Scope::All, OpenBranches::Permissive),
+                    )
+                    .with_data(value),
+                ));
             }
         }
         Ok(Verdict::Checked)
@@ -136,10 +160,10 @@ pub fn check_runtime_diff_bytes(data: &[u8]) -> CheckResult {
 
 /// Checks one value against one schema:
 ///
-/// - **runtime-verdict**: [`Runtime::is_valid`] equals plain validation of the original by the
+/// - **runtime-boundary** (the runtime half): [`Runtime::is_valid`] equals plain validation of the original by the
 ///   harness's judge ([`oracle::judge`]: `jsonschema`, formats asserted, as the runtime promises),
 ///   and [`Runtime::validate`] agrees with both;
-/// - **soundness-permissive** (SPEC I3): when the original accepts the value, the presentation
+/// - **soundness** (SPEC I3, permissive reading): when the original accepts the value, the presentation
 ///   flattened under [`OpenBranches::Permissive`] accepts it too (every accepted value is promised
 ///   under that reading), by the same judge.
 ///

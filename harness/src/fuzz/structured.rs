@@ -11,7 +11,7 @@ use arbitrary::{Arbitrary, Unstructured};
 use flatjoin::{OpenBranches, Options, Scope};
 
 use crate::fuzz::presentation::options;
-use crate::fuzz::verdict::{CheckResult, Verdict, Violation};
+use crate::fuzz::verdict::{CheckResult, Verdict};
 
 /// How many seeds [`seeds`] writes.
 const SEED_COUNT: usize = 64;
@@ -54,7 +54,7 @@ pub fn check_structured(case: &Case, options: &Options) -> CheckResult {
             Ok(Verdict::Uninteresting)
         }
         Ok(_) => Ok(Verdict::Checked),
-        Err(violation) => Err(Violation::new(violation.oracle, violation.to_string())),
+        Err(violation) => Err(Box::new(violation)),
     }
 }
 

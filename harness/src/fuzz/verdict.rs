@@ -1,6 +1,7 @@
-//! What a check answers: the input was checked, was not worth keeping, or broke a promise.
+//! What a check answers: the input was checked, was not worth keeping, or broke a promise (an
+//! [`oracle::Violation`](crate::oracle::Violation), the same type every oracle returns).
 
-use std::fmt;
+use crate::oracle::Violation;
 
 /// The answer of a check that found nothing wrong.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -12,35 +13,9 @@ pub enum Verdict {
     Uninteresting,
 }
 
-/// A broken promise: which property failed and what was observed.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Violation {
-    /// The property that failed, in kebab case (`determinism`, `soundness-permissive`, …).
-    pub property: &'static str,
-    /// What was observed, with enough of the input to reproduce it by hand.
-    pub detail: String,
-}
-
-impl Violation {
-    /// A violation of `property`, described by `detail`.
-    pub fn new(property: &'static str, detail: impl Into<String>) -> Self {
-        Self {
-            property,
-            detail: detail.into(),
-        }
-    }
-}
-
-impl fmt::Display for Violation {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.property, self.detail)
-    }
-}
-
-impl std::error::Error for Violation {}
-
-/// The result of every check: `Ok` with a [`Verdict`], or the [`Violation`] found.
-pub type CheckResult = Result<Verdict, Violation>;
+/// The result of every check: `Ok` with a [`Verdict`], or the [`Violation`] found (the harness's
+/// one violation type, boxed: it carries the counterexample).
+pub type CheckResult = Result<Verdict, Box<Violation>>;
 
 /// The compact JSON text of `value`: what "byte-identical" compares (`Value`'s own equality
 /// ignores object key order, which the join promises to keep).

@@ -8,7 +8,15 @@
 //! - an MCP **manifest** (`{"tools": [...]}`): every tool's `inputSchema`, and the manifest path;
 //! - an **instances** file under `instances/` (`{"values", "mixes"}`): hand-written values for the
 //!   dialect files of the same name, not replayed on its own;
+//! - a **fuzz regression** (`{"description", "target", "input"...}`, see
+//!   [`crate::fuzz::regression`]): replayed through the check of its fuzz target;
 //! - anything else is a **raw schema** (dialect samples), replayed under both readings.
+//!
+//! This is the one corpus replayer: `flatjoin check`, `cargo test` and `fuzz-corpus replay` all
+//! replay through [`replay_file`]. Its one list of known failures is the `"xfail": "why"` line of
+//! the files themselves (case files and fuzz regressions alike; [`known_failure`]): such a file is
+//! expected to fail (its failures are reported as skipped, with the reason), and fails the replay
+//! once it passes, so the marker is removed and the file guards the fix from then on.
 //!
 //! `presentation` is compared by structural identity (annotations ignored); `description_contains`
 //! maps JSON pointers of the presentation to texts its `description` must contain; `variants` are
@@ -120,9 +128,73 @@ fn is_case(v: &Value) -> bool {
     v.get("schema").is_some() && (v.get("tests").is_some() || v.get("description").is_some())
 }
 
-/// Replays one parsed corpus document (see the module documentation for the shapes).
+/// The known failure a corpus document declares: its `"xfail"` reason (see the module
+/// documentation).
+pub fn known_failure(value: &Value) -> Option<&str> {
+    value.get("xfail").and_then(Value::as_str)
+}
+
+/// Replays one parsed corpus document (see the module documentation for the shapes), honouring
+/// its [`known_failure`].
 pub fn replay_value(path: &Path, value: &Value, base: &Options) -> Vec<(Oracle, Outcome)> {
+    let outcomes = replay_shape(path, value, base);
+    match known_failure(value) {
+        None if value.get("xfail").is_some() => vec![(
+            Oracle::CorpusExpectations,
+            failed(Violation::new(
+                Oracle::CorpusExpectations,
+                format!("{}: `xfail` is not a string", path.display()),
+                value,
+                base,
+            )),
+        )],
+        None => outcomes,
+        Some(why) => expect_failure(path, value, base, why, outcomes),
+    }
+}
+
+/// The outcomes of a file marked `xfail`: its failures become skips naming the reason; a file
+/// that no longer fails is a failure telling to delete the marker.
+fn expect_failure(
+    path: &Path,
+    value: &Value,
+    base: &Options,
+    why: &str,
+    outcomes: Vec<(Oracle, Outcome)>,
+) -> Vec<(Oracle, Outcome)> {
+    if !outcomes
+        .iter()
+        .any(|(_, o)| matches!(o, Outcome::Failed(_)))
+    {
+        let message = format!(
+            "{}: passes now but is marked xfail ({why}): delete its \"xfail\" line so it guards the fix",
+            path.display()
+        );
+        return vec![(
+            Oracle::CorpusExpectations,
+            failed(Violation::new(
+                Oracle::CorpusExpectations,
+                message,
+                value,
+                base,
+            )),
+        )];
+    }
+    outcomes
+        .into_iter()
+        .map(|(oracle, outcome)| match outcome {
+            Outcome::Failed(v) => (
+                oracle,
+                Outcome::Skipped(format!("known failure (xfail: {why}): {}", v.message)),
+            ),
+            other => (oracle, other),
+        })
+        .collect()
+}
+
+fn replay_shape(path: &Path, value: &Value, base: &Options) -> Vec<(Oracle, Outcome)> {
     match value {
+        v if v.get("target").is_some() => replay_fuzz_regression(path, v, base),
         Value::Array(cases) if cases.iter().all(is_case) => {
             cases.iter().flat_map(|c| replay_case(c, base)).collect()
         }
@@ -138,6 +210,60 @@ pub fn replay_value(path: &Path, value: &Value, base: &Options) -> Vec<(Oracle, 
             out
         }
     }
+}
+
+/// Replays a fuzz regression through the check of its target (the fuzz target's own code, on
+/// stable). A panic of the check is a failure, as the fuzzer would report it.
+#[cfg(feature = "arbitrary")]
+fn replay_fuzz_regression(path: &Path, value: &Value, base: &Options) -> Vec<(Oracle, Outcome)> {
+    let problem = |message: String| {
+        vec![(
+            Oracle::CorpusExpectations,
+            failed(Violation::new(
+                Oracle::CorpusExpectations,
+                format!("{}: {message}", path.display()),
+                value,
+                base,
+            )),
+        )]
+    };
+    let regression = match crate::fuzz::Regression::from_json(value) {
+        Ok(Some(regression)) => regression,
+        Ok(None) => return problem("not a fuzz regression".to_owned()),
+        Err(e) => return problem(format!("unreadable fuzz regression: {e}")),
+    };
+    match std::panic::catch_unwind(|| regression.replay()) {
+        Ok(Ok(_)) => vec![(
+            Oracle::CorpusExpectations,
+            Outcome::Passed(oracle::Measure {
+                checked: 1,
+                ..oracle::Measure::default()
+            }),
+        )],
+        Ok(Err(violation)) => vec![(violation.oracle, Outcome::Failed(violation))],
+        Err(_) => problem(format!(
+            "the {} check panicked (found as: {})",
+            regression.target, regression.description
+        )),
+    }
+}
+
+/// Without the fuzz checks (feature `arbitrary` off) a fuzz regression cannot be replayed: a
+/// failure, never a silent pass.
+#[cfg(not(feature = "arbitrary"))]
+fn replay_fuzz_regression(path: &Path, value: &Value, base: &Options) -> Vec<(Oracle, Outcome)> {
+    vec![(
+        Oracle::CorpusExpectations,
+        failed(Violation::new(
+            Oracle::CorpusExpectations,
+            format!(
+                "{}: a fuzz regression, and this build has no fuzz checks (feature `arbitrary`)",
+                path.display()
+            ),
+            value,
+            base,
+        )),
+    )]
 }
 
 /// The hand-written `values` and `mixes` of `<corpus>/instances/<stem>.json` for a file at

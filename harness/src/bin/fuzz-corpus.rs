@@ -13,7 +13,10 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::{fs, panic};
 
+use flatjoin::Options;
+use flatjoin_harness::corpus;
 use flatjoin_harness::fuzz::{Regression, Target, seeds};
+use flatjoin_harness::oracle::Outcome;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -128,36 +131,27 @@ fn save(name: &str, file: &Path, out: &Path, text: Option<&str>) -> Result<(), S
     Ok(())
 }
 
-/// Replays regression files; fails when any of them fails or cannot be read.
+/// Replays regression files through the one corpus replayer (`corpus::replay_file`, which
+/// honours `xfail`); fails when any of them fails or cannot be read.
 fn replay(files: &[&str]) -> Result<(), String> {
     let mut failures = 0;
     for file in files {
-        let text = fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
-        let document = serde_json::from_str(&text).map_err(|e| format!("{file}: {e}"))?;
-        match Regression::from_json(&document) {
-            Ok(None) => println!("{file}: not a fuzz regression (no `target`), skipped"),
-            Ok(Some(regression)) => match panic::catch_unwind(|| regression.replay()) {
-                Ok(Ok(verdict)) if regression.xfail.is_some() => {
-                    failures += 1;
-                    println!("{file}: passes ({verdict:?}) but is marked xfail: delete that line");
+        let report = corpus::replay_file(Path::new(file), &Options::default());
+        let mut failed = false;
+        for (oracle, outcome) in &report.outcomes {
+            match outcome {
+                Outcome::Failed(violation) => {
+                    failed = true;
+                    println!("{file}: FAILS {oracle}: {violation}");
                 }
-                Ok(Ok(verdict)) => println!("{file}: passes ({verdict:?})"),
-                Ok(Err(violation)) if regression.xfail.is_some() => {
-                    println!("{file}: fails as known (xfail): {violation}");
-                }
-                Ok(Err(violation)) => {
-                    failures += 1;
-                    println!("{file}: FAILS: {violation}");
-                }
-                Err(_) => {
-                    failures += 1;
-                    println!("{file}: FAILS: the check panicked");
-                }
-            },
-            Err(error) => {
-                failures += 1;
-                println!("{file}: unreadable: {error}");
+                Outcome::Skipped(why) => println!("{file}: {oracle} skipped: {why}"),
+                Outcome::Passed(_) => {}
             }
+        }
+        if failed {
+            failures += 1;
+        } else {
+            println!("{file}: passes");
         }
     }
     if failures == 0 {

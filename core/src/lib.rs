@@ -59,6 +59,7 @@ pub use manifest::{FlattenedManifest, flatten_manifest};
 pub use parse::{MAX_DEPTH, parse};
 #[cfg(feature = "runtime")]
 pub use runtime::{BranchError, Runtime, RuntimeErrors};
+pub use widen::widen_scalars;
 
 use serde_json::Value;
 

@@ -1,5 +1,8 @@
 //! The conservative widening of SPEC §3.5 applied to all kinds, and the sound `allOf` merge: the
-//! two lowerings that remove composition keywords for providers that do not take them.
+//! two lowerings that remove composition keywords for providers that do not take them. The kinds
+//! and the scalar part of the widening are the core's ([`flatjoin::kinds_of`],
+//! [`flatjoin::widen_scalars`]); this module adds the structure (array and object bounds,
+//! properties, items).
 //!
 //! Both are sound: `widen(A1..Ak)` accepts every value some `Ai` accepts, and `merge_all(P1..Pn)`
 //! accepts every value all `Pi` accept. Both expect composition-free inputs, which the bottom-up
@@ -7,26 +10,23 @@
 
 use std::collections::BTreeSet;
 
+use flatjoin::{Kind, Kinds};
 use serde_json::{Map, Value, json};
 
 use super::walk;
 
-/// Keywords that bound strings, kept by the widening only if every string alternative has them.
-const STRING_BOUNDS: &[(&str, Loosest)] =
-    &[("minLength", Loosest::Min), ("maxLength", Loosest::Max)];
-/// Keywords that bound numbers.
-const NUMBER_BOUNDS: &[(&str, Loosest)] = &[
-    ("minimum", Loosest::Min),
-    ("maximum", Loosest::Max),
-    ("exclusiveMinimum", Loosest::Min),
-    ("exclusiveMaximum", Loosest::Max),
-];
-/// Keywords that bound arrays.
+/// Keywords that bound arrays (the scalar bounds of SPEC §3.5 are the core's,
+/// [`flatjoin::widen_scalars`]).
 const ARRAY_BOUNDS: &[(&str, Loosest)] = &[("minItems", Loosest::Min), ("maxItems", Loosest::Max)];
 /// Keywords that bound objects.
 const OBJECT_BOUNDS: &[(&str, Loosest)] = &[
     ("minProperties", Loosest::Min),
     ("maxProperties", Loosest::Max),
+];
+
+/// The order of a widened `type` list in the profiles' output.
+const TYPE_ORDER: [&str; 7] = [
+    "null", "boolean", "integer", "number", "string", "array", "object",
 ];
 
 #[derive(Clone, Copy)]
@@ -35,53 +35,37 @@ enum Loosest {
     Max,
 }
 
-/// The kinds (JSON types) a composition-free schema accepts; `None` when unprovable (`true`,
-/// `{}`, a `$ref`, or no type-fixing keyword).
+/// The kinds (JSON types) a composition-free schema accepts, as the core reads them
+/// ([`flatjoin::kinds_of`]; a `number` schema accepts `integer` and `number`); `None` when
+/// unprovable (`true`, `{}`, no type-fixing keyword) or when the schema has a `$ref` (its target
+/// is not at hand here, and in draft-07 it overrides the siblings).
 pub fn kinds(schema: &Value) -> Option<BTreeSet<&'static str>> {
-    match schema {
-        Value::Bool(true) => return None,
-        Value::Bool(false) => return Some(BTreeSet::new()),
-        Value::Object(_) => {}
-        _ => return None,
-    }
-    let declared: Vec<&str> = walk::types(schema);
-    let from_values = |values: &[Value]| -> BTreeSet<&'static str> {
-        values
-            .iter()
-            .map(walk::json_type)
-            .filter(|t| declared.is_empty() || admits(&declared, t))
-            .collect()
-    };
-    if let Some(Value::Array(values)) = schema.get("enum") {
-        return Some(from_values(values));
-    }
-    if let Some(value) = schema.get("const") {
-        return Some(from_values(std::slice::from_ref(value)));
-    }
-    if schema.get("$ref").is_some() || declared.is_empty() {
+    core_kinds(schema).map(|k| k.iter().map(kind_name).collect())
+}
+
+fn core_kinds(schema: &Value) -> Option<Kinds> {
+    if schema.get("$ref").is_some() {
         return None;
     }
-    Some(declared.iter().filter_map(|t| static_type(t)).collect())
+    let kinds = flatjoin::kinds_of(schema, &Value::Null);
+    (!kinds.is_unprovable()).then_some(kinds)
+}
+
+fn kind_name(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Null => "null",
+        Kind::Boolean => "boolean",
+        Kind::Integer => "integer",
+        Kind::Number => "number",
+        Kind::String => "string",
+        Kind::Array => "array",
+        Kind::Object => "object",
+    }
 }
 
 /// Whether a declared type list admits a value of JSON type `t` (`number` admits `integer`).
 fn admits(declared: &[&str], t: &str) -> bool {
     declared.contains(&t) || (t == "integer" && declared.contains(&"number"))
-}
-
-fn static_type(t: &str) -> Option<&'static str> {
-    [
-        "null", "boolean", "integer", "number", "string", "array", "object",
-    ]
-    .into_iter()
-    .find(|known| *known == t)
-}
-
-fn accepts_class(kinds: &BTreeSet<&str>, class: &str) -> bool {
-    match class {
-        "number" => kinds.contains("number") || kinds.contains("integer"),
-        other => kinds.contains(other),
-    }
 }
 
 /// The conservative widening of alternatives `alts` (SPEC §3.5, applied to every kind): one
@@ -95,74 +79,42 @@ pub fn widen(alts: &[Value]) -> Value {
     if let Some(description) = shared_text(&alts, "description") {
         out.insert("description".into(), Value::String(description));
     }
-    let mut all_kinds: Vec<BTreeSet<&str>> = Vec::new();
+    let mut pairs: Vec<(Value, Kinds)> = Vec::new();
     for alt in &alts {
-        match kinds(alt) {
-            Some(k) => all_kinds.push(k),
+        match core_kinds(alt) {
+            Some(k) => pairs.push(((*alt).clone(), k)),
             None => return Value::Object(out),
         }
     }
-    let mut union: BTreeSet<&str> = all_kinds.iter().flatten().copied().collect();
-    if union.contains("number") {
-        union.remove("integer");
+    if pairs.iter().all(|(_, k)| k.is_empty()) {
+        return Value::Bool(false);
     }
-    let type_list: Vec<Value> = [
-        "null", "boolean", "integer", "number", "string", "array", "object",
-    ]
-    .into_iter()
-    .filter(|t| union.contains(t))
-    .map(|t| Value::String(t.into()))
-    .collect();
-    match type_list.len() {
-        0 => return Value::Bool(false),
-        1 => {
-            out.insert("type".into(), type_list[0].clone());
-        }
-        _ => {
-            out.insert("type".into(), Value::Array(type_list));
-        }
+    // Type, enum and the scalar keywords: the core's widening (SPEC §3.5).
+    out.extend(flatjoin::widen_scalars(&pairs));
+    // The profiles list types scalars first (`["null", "string", "array"]`), as before the core
+    // did the widening; only the order of the list changes.
+    if let Some(Value::Array(types)) = out.get_mut("type") {
+        types.sort_by_key(|t| TYPE_ORDER.iter().position(|o| Some(*o) == t.as_str()));
     }
-    if alts
-        .iter()
-        .all(|a| a.get("enum").is_some() || a.get("const").is_some())
-    {
-        let mut values: Vec<Value> = Vec::new();
-        for alt in &alts {
-            let literal: Vec<Value> = match (alt.get("enum"), alt.get("const")) {
-                (Some(Value::Array(list)), _) => list.clone(),
-                (_, Some(c)) => vec![c.clone()],
-                _ => Vec::new(),
-            };
-            for v in literal {
-                if !values.contains(&v) {
-                    values.push(v);
-                }
-            }
-        }
-        out.insert("enum".into(), Value::Array(values));
-    }
-    let with_class = |class: &str| -> Vec<&Value> {
+    let with_class = |class: Kind| -> Vec<&Value> {
         alts.iter()
-            .zip(&all_kinds)
-            .filter(|(_, k)| accepts_class(k, class))
+            .zip(&pairs)
+            .filter(|(_, (_, k))| k.contains(class))
             .map(|(a, _)| *a)
             .collect()
     };
     for (class, bounds, same) in [
-        ("string", STRING_BOUNDS, &["pattern"][..]),
-        ("number", NUMBER_BOUNDS, &["multipleOf"][..]),
-        ("array", ARRAY_BOUNDS, &["uniqueItems"][..]),
-        ("object", OBJECT_BOUNDS, &[][..]),
+        (Kind::Array, ARRAY_BOUNDS, &["uniqueItems"][..]),
+        (Kind::Object, OBJECT_BOUNDS, &[][..]),
     ] {
         let members = with_class(class);
         keep_bounds(&members, bounds, same, &mut out);
     }
-    keep_identical(&alts, "format", &mut out);
-    let objects = with_class("object");
+    let objects = with_class(Kind::Object);
     if !objects.is_empty() {
         widen_objects(&objects, &mut out);
     }
-    let arrays = with_class("array");
+    let arrays = with_class(Kind::Array);
     if !arrays.is_empty() {
         let mut elements: Vec<Value> = Vec::new();
         for a in &arrays {

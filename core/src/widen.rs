@@ -29,11 +29,12 @@ const NUMBER_BOUNDS: &[(&str, bool)] = &[
 
 /// The conservative scalar widening of SPEC §3.5 for callers outside the join (the provider
 /// profiles lower their unions with it instead of re-implementing it): each alternative with its
-/// kinds ([`kinds_of`](crate::kinds_of)), none of them unprovable. The result is [`widen`]'s, with
-/// no fault injected: `type` the union of kinds (`integer` folded into `number`), `enum` the union
-/// of values when every alternative is literal-restricted, the loosest string and number bounds
-/// every alternative accepting their type has, `pattern`/`multipleOf` when identical across those
-/// alternatives, `format` when identical in all. Array and object keywords are not widened.
+/// kinds ([`kinds_of`](crate::kinds_of)), none of them unprovable. The result is the join's own
+/// widening, with no fault injected: `type` the union of kinds (`integer` folded into `number`),
+/// `enum` the union of values when every alternative is literal-restricted, the loosest string
+/// and number bounds every alternative accepting their type has, `pattern`/`multipleOf` when
+/// identical across those alternatives, `format` when identical in all. Array and object keywords
+/// are not widened.
 pub fn widen_scalars(alternatives: &[(Value, Kinds)]) -> Map<String, Value> {
     widen(alternatives, WidenFaults::default())
 }

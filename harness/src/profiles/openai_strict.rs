@@ -209,6 +209,7 @@ pub fn lower(presentation: &Value) -> Lowered {
     steps::one_of_to_any_of(&mut schema);
     steps::merge_all_of(&mut schema);
     steps::add_missing_items(&mut schema);
+    steps::lower_boolean_subschemas(&mut schema);
     steps::close_objects(&mut schema, &mut narrowings);
     steps::drop_formats(&mut schema, FORMATS);
     steps::retain_keywords(&mut schema, ALLOWED);
@@ -227,12 +228,42 @@ pub fn lower(presentation: &Value) -> Lowered {
         &mut made_nullable,
         &mut required_nullable,
     );
+    isolate_refs(&mut schema);
     Lowered {
         schema,
         narrowings,
         made_nullable,
         required_nullable,
     }
+}
+
+/// A `$ref` stands alone (the OpenAI Agents SDK's `ensure_strict_json_schema` inlines a `$ref`
+/// with any sibling, and refuses one whose siblings constrain): `{"$ref": r, ..rest}` becomes
+/// `{..rest, "anyOf": [{"$ref": r}]}`, the same values (a one-member `anyOf` is its member). Where
+/// the node already has an `anyOf`, the reference is inlined when it is not recursive (the same
+/// values) and dropped otherwise (looser, sound).
+fn isolate_refs(schema: &mut Value) {
+    let root = schema.clone();
+    let recursive: Vec<String> = steps::recursive_refs(&root)
+        .into_iter()
+        .map(|(_, r)| r)
+        .collect();
+    walk::transform_bottom_up(schema, "", &mut |_, node| {
+        let Value::Object(map) = node else { return };
+        if map.len() < 2 || !map.contains_key("$ref") {
+            return;
+        }
+        let Some(Value::String(reference)) = map.shift_remove("$ref") else {
+            return;
+        };
+        if !map.contains_key("anyOf") {
+            map.insert("anyOf".into(), json!([{"$ref": reference}]));
+        } else if !recursive.contains(&reference)
+            && let Some(target) = walk::resolve(&root, &reference)
+        {
+            *node = widen::merge_all(&[Value::Object(map.clone()), target.clone()]);
+        }
+    });
 }
 
 /// Strict mode's stand-in for an unconstrained value: every scalar type, arrays of anything, and
@@ -353,6 +384,8 @@ fn require_all(
             .cloned()
             .collect();
         if optional.is_empty() {
+            // `properties: {}` still gets its `required: []` (the SDK's fixpoint).
+            map.entry("required").or_insert_with(|| json!([]));
             return;
         }
         let mut nulled = Vec::new();
@@ -481,7 +514,31 @@ pub fn normalize(
             Some(k) => k.contains(kind) || (kind == "integer" && k.contains("number")),
             None => true,
         };
-        if let Some((i, alt)) = alts.iter().enumerate().find(|(_, a)| fits(a)) {
+        // Among the alternatives of the value's type, the first whose properties declare every
+        // key of the value with a matching literal (`const`/`enum`): closed strict objects make
+        // that the one the value is for; else the first of the value's type.
+        let declares = |alt: &Value| {
+            let (Value::Object(fields), Some(Value::Object(props))) =
+                (&*value, alt.get("properties"))
+            else {
+                return false;
+            };
+            fields.iter().all(|(k, v)| {
+                props
+                    .get(k)
+                    .is_some_and(|def| match (def.get("const"), def.get("enum")) {
+                        (Some(c), _) => c == v,
+                        (None, Some(Value::Array(list))) => list.contains(v),
+                        _ => true,
+                    })
+            })
+        };
+        let chosen = alts
+            .iter()
+            .enumerate()
+            .find(|(_, a)| fits(a) && declares(a))
+            .or_else(|| alts.iter().enumerate().find(|(_, a)| fits(a)));
+        if let Some((i, alt)) = chosen {
             normalize(
                 root,
                 &format!("{pointer}/anyOf/{i}"),

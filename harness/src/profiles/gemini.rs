@@ -137,6 +137,29 @@ pub fn lint(schema: &Value, findings: &mut Findings) {
             );
         }
     });
+    // Rules google-genai's `Schema` model enforces (its own words).
+    steps::check_boolean_subschemas(schema, findings, &|pointer, _| {
+        format!(
+            "{says}: google-genai: parameters{}: Input should be a valid dictionary or object to extract fields from",
+            dotted(pointer)
+        )
+    });
+    walk::visit(schema, "", &mut |pointer, node| {
+        let Some(Value::Array(values)) = node.get("enum") else {
+            return;
+        };
+        for (i, v) in values.iter().enumerate().filter(|(_, v)| !v.is_string()) {
+            findings.error(
+                pointer,
+                "enum-not-string",
+                format!(
+                    "{says}: google-genai: parameters{}.enum.{i}: Input should be a valid string (input_value={v})",
+                    dotted(pointer)
+                ),
+                "strings stay an enum; numbers become exact ranges, null nullable, booleans the boolean type (a lone one loosens, listed)",
+            );
+        }
+    });
     for (pointer, reference) in steps::recursive_refs(schema) {
         findings.error(
             &pointer,
@@ -145,6 +168,11 @@ pub fn lint(schema: &Value, findings: &mut Findings) {
             "none: the schema is recursive",
         );
     }
+}
+
+/// A JSON pointer as pydantic's error location (`/properties/a/anyOf/0` → `.properties.a.anyOf.0`).
+fn dotted(pointer: &str) -> String {
+    pointer.replace('/', ".")
 }
 
 /// Lowers a presentation for `gemini`.
@@ -511,5 +539,26 @@ mod tests {
         let mut findings = Findings::new("t");
         lint(&lowered.schema, &mut findings);
         assert_eq!(findings.into_vec(), Vec::new());
+    }
+
+    #[test]
+    fn lint_words_what_google_genai_refuses() {
+        let published = json!({
+            "type": "object",
+            "properties": {"v": {"enum": ["a", 2]}, "w": {"anyOf": [false, {"type": "string"}]}}
+        });
+        let mut findings = Findings::new("t");
+        lint(&published, &mut findings);
+        let found: Vec<(String, &str, String)> = findings
+            .into_vec()
+            .into_iter()
+            .map(|f| (f.pointer, f.rule, f.message))
+            .collect();
+        assert!(found.iter().any(|(p, r, m)| p == "/properties/v"
+            && *r == "enum-not-string"
+            && m.contains("parameters.properties.v.enum.1: Input should be a valid string")));
+        assert!(found.iter().any(|(p, r, m)| p == "/properties/w/anyOf/0"
+            && *r == "boolean-schema"
+            && m.contains("Input should be a valid dictionary")));
     }
 }

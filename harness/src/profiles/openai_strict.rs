@@ -61,6 +61,25 @@ const FORMATS: &[&str] = &[
     "uuid",
 ];
 
+/// Keywords the OpenAI Agents SDK lets stand beside a `$ref` (`_REF_NON_CONSTRAINING_SIBLINGS`).
+const REF_NON_CONSTRAINING: &[&str] = &[
+    "$anchor",
+    "$comment",
+    "$defs",
+    "$schema",
+    "contentEncoding",
+    "contentMediaType",
+    "contentSchema",
+    "default",
+    "definitions",
+    "deprecated",
+    "description",
+    "examples",
+    "readOnly",
+    "title",
+    "writeOnly",
+];
+
 /// Name of the definition that stands for an unconstrained value.
 const ANY: &str = "flatjoin_any";
 
@@ -125,6 +144,44 @@ pub fn lint(schema: &Value, findings: &mut Findings) {
     });
     steps::check_formats(schema, FORMATS, &says, findings);
     check_limits(schema, &says, findings);
+    // Rules the OpenAI Agents SDK's `ensure_strict_json_schema` enforces (its own words).
+    steps::check_boolean_subschemas(schema, findings, &|pointer, b| {
+        let path: Vec<String> = pointer
+            .split('/')
+            .skip(1)
+            .map(|t| format!("'{}'", t.replace("~1", "/").replace("~0", "~")))
+            .collect();
+        let comma = if path.len() == 1 { "," } else { "" };
+        format!(
+            "{says}: Expected {} to be a dictionary; path=({}{comma})",
+            if b { "True" } else { "False" },
+            path.join(", ")
+        )
+    });
+    walk::visit(schema, "", &mut |pointer, node| {
+        let Value::Object(map) = node else { return };
+        if !map.contains_key("$ref") {
+            return;
+        }
+        let mut siblings: Vec<&str> = map
+            .keys()
+            .map(String::as_str)
+            .filter(|k| *k != "$ref" && !REF_NON_CONSTRAINING.contains(k))
+            .filter(|k| !(pointer.is_empty() && *k == "$id"))
+            .collect();
+        siblings.sort_unstable();
+        if !siblings.is_empty() {
+            findings.error(
+                pointer,
+                "ref-siblings",
+                format!(
+                    "{says}: JSON schema contains a `$ref` with incompatible sibling keyword(s) ({}) that cannot be merged without changing its accepted values.",
+                    siblings.join(", ")
+                ),
+                "a root $ref becomes its target; elsewhere the $ref moves into a one-member anyOf (sound)",
+            );
+        }
+    });
 }
 
 fn check_limits(schema: &Value, says: &str, findings: &mut Findings) {
@@ -582,6 +639,35 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+
+    #[test]
+    fn lint_words_what_the_agents_sdk_refuses_and_the_lowering_avoids_it() {
+        let published = json!({
+            "$defs": {"N": {"type": "object", "properties": {"x": {"anyOf": [false, {"type": "string"}]}}}},
+            "$ref": "#/$defs/N",
+            "type": "object"
+        });
+        let mut findings = Findings::new("t");
+        lint(&published, &mut findings);
+        let found: Vec<(String, &str, String)> = findings
+            .into_vec()
+            .into_iter()
+            .map(|f| (f.pointer, f.rule, f.message))
+            .collect();
+        assert!(found.iter().any(|(p, r, m)| p.is_empty()
+            && *r == "ref-siblings"
+            && m.contains("incompatible sibling keyword(s) (type)")));
+        assert!(found.iter().any(|(p, r, m)| p == "/$defs/N/properties/x/anyOf/0"
+            && *r == "boolean-schema"
+            && m.contains("Expected False to be a dictionary; path=('$defs', 'N', 'properties', 'x', 'anyOf', '0')")));
+        let lowered = lower(&published).schema;
+        let mut after = Findings::new("t");
+        lint(&lowered, &mut after);
+        assert_eq!(after.into_vec(), Vec::new(), "{lowered}");
+        assert!(lowered.get("$ref").is_none(), "{lowered}");
+        // x was optional: required and nullable now (listed), its false alternative gone.
+        assert_eq!(lowered["properties"]["x"], json!({"type": ["string", "null"]}));
+    }
     use crate::profiles::normalize_arguments;
 
     fn presentation() -> Value {

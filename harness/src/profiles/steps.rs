@@ -570,3 +570,27 @@ pub fn lower_boolean_subschemas(schema: &mut Value) {
         });
     });
 }
+
+/// Lint: a boolean subschema (other than `additionalProperties`/`unevaluatedProperties`), which
+/// the providers' SDKs refuse; `message(pointer, value)` words the SDK's refusal.
+pub fn check_boolean_subschemas(
+    schema: &Value,
+    findings: &mut Findings,
+    message: &dyn Fn(&str, bool) -> String,
+) {
+    walk::visit(schema, "", &mut |pointer, node| {
+        let Value::Bool(b) = node else { return };
+        if pointer.is_empty()
+            || pointer.ends_with("/additionalProperties")
+            || pointer.ends_with("/unevaluatedProperties")
+        {
+            return;
+        }
+        findings.error(
+            pointer,
+            "boolean-schema",
+            message(pointer, *b),
+            "false leaves anyOf/properties (it accepts nothing), items: false → maxItems: 0, true → {} (sound)",
+        );
+    });
+}

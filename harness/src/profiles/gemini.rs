@@ -14,8 +14,15 @@
 //! Lowering (all sound): `oneOf` → `anyOf`, `allOf` merged, non-recursive `$ref` inlined,
 //! `const` → one-value `enum`, `[T, "null"]` → `nullable: true`, other type lists → `anyOf`,
 //! `exclusiveMinimum`/`exclusiveMaximum` → `minimum`/`maximum`, an object without properties →
-//! unconstrained, unsupported keywords and formats dropped. A recursive `$ref` stays and is
-//! reported.
+//! unconstrained, unsupported keywords and formats dropped, boolean subschemas lowered
+//! (`steps::lower_boolean_subschemas`), non-string enums as exact alternatives (`lower_enum`;
+//! a lone boolean, object or array value loosens and is listed as `enum-loosened`), `null`-valued
+//! fields dropped. A recursive `$ref` stays and is reported. `export` writes [`to_wire`]'s
+//! upper-case type names.
+//!
+//! Rules learnt from `google-genai`'s `Schema` model (pinned in `e2e/sdk/requirements.txt`):
+//! `enum` is a list of strings (`enum-not-string`), every subschema is an object
+//! (`boolean-schema`).
 
 use serde_json::{Map, Value, json};
 

@@ -17,6 +17,11 @@
 //! `items` added, missing types filled from `enum`/`const`) plus two listed narrowings: objects
 //! are closed, and every property is required with optional ones made nullable. The matching
 //! normalizer ([`normalize`]) turns `null` back into "absent" for exactly the fields made nullable.
+//!
+//! Rules learnt from the OpenAI Agents SDK's `ensure_strict_json_schema` (every strict function
+//! tool goes through it; pinned in `e2e/sdk/requirements.txt`): every subschema is an object
+//! (`boolean-schema`), a `$ref` has no constraining sibling (`ref-siblings`). Its fixpoint is kept
+//! too: `required: []` beside `properties: {}`, a `$ref` alone in its node.
 
 use serde_json::{Map, Value, json};
 
@@ -640,34 +645,6 @@ mod tests {
 
     use super::*;
 
-    #[test]
-    fn lint_words_what_the_agents_sdk_refuses_and_the_lowering_avoids_it() {
-        let published = json!({
-            "$defs": {"N": {"type": "object", "properties": {"x": {"anyOf": [false, {"type": "string"}]}}}},
-            "$ref": "#/$defs/N",
-            "type": "object"
-        });
-        let mut findings = Findings::new("t");
-        lint(&published, &mut findings);
-        let found: Vec<(String, &str, String)> = findings
-            .into_vec()
-            .into_iter()
-            .map(|f| (f.pointer, f.rule, f.message))
-            .collect();
-        assert!(found.iter().any(|(p, r, m)| p.is_empty()
-            && *r == "ref-siblings"
-            && m.contains("incompatible sibling keyword(s) (type)")));
-        assert!(found.iter().any(|(p, r, m)| p == "/$defs/N/properties/x/anyOf/0"
-            && *r == "boolean-schema"
-            && m.contains("Expected False to be a dictionary; path=('$defs', 'N', 'properties', 'x', 'anyOf', '0')")));
-        let lowered = lower(&published).schema;
-        let mut after = Findings::new("t");
-        lint(&lowered, &mut after);
-        assert_eq!(after.into_vec(), Vec::new(), "{lowered}");
-        assert!(lowered.get("$ref").is_none(), "{lowered}");
-        // x was optional: required and nullable now (listed), its false alternative gone.
-        assert_eq!(lowered["properties"]["x"], json!({"type": ["string", "null"]}));
-    }
     use crate::profiles::normalize_arguments;
 
     fn presentation() -> Value {
@@ -729,5 +706,37 @@ mod tests {
         let mut after = Findings::new("t");
         lint(&lower(&presentation()).schema, &mut after);
         assert_eq!(after.into_vec(), Vec::new());
+    }
+
+    #[test]
+    fn lint_words_what_the_agents_sdk_refuses_and_the_lowering_avoids_it() {
+        let published = json!({
+            "$defs": {"N": {"type": "object", "properties": {"x": {"anyOf": [false, {"type": "string"}]}}}},
+            "$ref": "#/$defs/N",
+            "type": "object"
+        });
+        let mut findings = Findings::new("t");
+        lint(&published, &mut findings);
+        let found: Vec<(String, &str, String)> = findings
+            .into_vec()
+            .into_iter()
+            .map(|f| (f.pointer, f.rule, f.message))
+            .collect();
+        assert!(found.iter().any(|(p, r, m)| p.is_empty()
+            && *r == "ref-siblings"
+            && m.contains("incompatible sibling keyword(s) (type)")));
+        assert!(found.iter().any(|(p, r, m)| p == "/$defs/N/properties/x/anyOf/0"
+            && *r == "boolean-schema"
+            && m.contains("Expected False to be a dictionary; path=('$defs', 'N', 'properties', 'x', 'anyOf', '0')")));
+        let lowered = lower(&published).schema;
+        let mut after = Findings::new("t");
+        lint(&lowered, &mut after);
+        assert_eq!(after.into_vec(), Vec::new(), "{lowered}");
+        assert!(lowered.get("$ref").is_none(), "{lowered}");
+        // x was optional: required and nullable now (listed), its false alternative gone.
+        assert_eq!(
+            lowered["properties"]["x"],
+            json!({"type": ["string", "null"]})
+        );
     }
 }

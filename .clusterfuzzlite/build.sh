@@ -3,7 +3,7 @@
 # cargo-fuzz target of fuzz/ and copies to $OUT each binary with its dictionary
 # (<target>.dict) and its committed, minimized seed corpus (<target>_seed_corpus.zip, from
 # fuzz/seeds/<target>/). Crashes found there replay on stable the way local ones do: save the
-# input with `cargo run -p flatjoin-fuzz-checks --bin fuzz-corpus -- save TARGET FILE OUT`.
+# input with `cargo run -p flatjoin-harness --bin fuzz-corpus -- save TARGET FILE OUT`.
 #
 # Tested without Docker: SRC=$(mktemp -d) OUT=$(mktemp -d); ln -s "$PWD" "$SRC/flatjoin";
 # RUSTUP_TOOLCHAIN=nightly SRC=$SRC OUT=$OUT bash .clusterfuzzlite/build.sh

@@ -59,6 +59,7 @@ pub use manifest::{FlattenedManifest, flatten_manifest, flatten_manifest_owned};
 pub use parse::{MAX_DEPTH, parse};
 #[cfg(feature = "runtime")]
 pub use runtime::{BranchError, Runtime, RuntimeErrors};
+pub use widen::widen_scalars;
 
 use serde_json::Value;
 
@@ -88,7 +89,18 @@ pub enum OpenBranches {
 }
 
 /// Options of the projection. `Options::default()` is what the CLI uses without flags.
+///
+/// `#[non_exhaustive]`: the feature `fault-injection` adds a field, and a dependency that turns it
+/// on must not break code elsewhere that builds `Options`. Build one from [`Options::default`] or
+/// [`Options::new`] and the `with_*` methods:
+///
+/// ```
+/// use flatjoin::{OpenBranches, Options, Scope};
+/// let options = Options::default().with_open_branches(OpenBranches::Permissive);
+/// assert_eq!(options, Options::new(Scope::All, OpenBranches::Permissive));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub struct Options {
     /// Which union sites are flattened. Default: [`Scope::All`].
     pub scope: Scope,
@@ -97,6 +109,37 @@ pub struct Options {
     /// A named fault to inject (only with the `fault-injection` feature). Default: none.
     #[cfg(feature = "fault-injection")]
     pub fault: Option<Fault>,
+}
+
+impl Options {
+    /// Options with `scope` and `open_branches`, everything else at its default.
+    pub fn new(scope: Scope, open_branches: OpenBranches) -> Options {
+        Options::default()
+            .with_scope(scope)
+            .with_open_branches(open_branches)
+    }
+
+    /// The same options with `scope`.
+    #[must_use]
+    pub fn with_scope(mut self, scope: Scope) -> Options {
+        self.scope = scope;
+        self
+    }
+
+    /// The same options with `open_branches`.
+    #[must_use]
+    pub fn with_open_branches(mut self, open_branches: OpenBranches) -> Options {
+        self.open_branches = open_branches;
+        self
+    }
+
+    /// The same options with `fault` injected (or none).
+    #[cfg(feature = "fault-injection")]
+    #[must_use]
+    pub fn with_fault(mut self, fault: Option<Fault>) -> Options {
+        self.fault = fault;
+        self
+    }
 }
 
 /// The result of [`flatten`]: the presentation and what happened at each union site.

@@ -27,6 +27,18 @@ const NUMBER_BOUNDS: &[(&str, bool)] = &[
     ("exclusiveMaximum", true),
 ];
 
+/// The conservative scalar widening of SPEC §3.5 for callers outside the join (the provider
+/// profiles lower their unions with it instead of re-implementing it): each alternative with its
+/// kinds ([`kinds_of`](crate::kinds_of)), none of them unprovable. The result is the join's own
+/// widening, with no fault injected: `type` the union of kinds (`integer` folded into `number`),
+/// `enum` the union of values when every alternative is literal-restricted, the loosest string
+/// and number bounds every alternative accepting their type has, `pattern`/`multipleOf` when
+/// identical across those alternatives, `format` when identical in all. Array and object keywords
+/// are not widened.
+pub fn widen_scalars(alternatives: &[(Value, Kinds)]) -> Map<String, Value> {
+    widen(alternatives, WidenFaults::default())
+}
+
 /// Widens scalar alternatives (each with its kinds) into one schema: `type` is the union of kinds
 /// (`integer` folds into `number`), `enum` the union of values when every alternative is
 /// literal-restricted, a bound stays only when every alternative accepting its type has it

@@ -3,7 +3,7 @@
 #![no_main]
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
-    let Err(violation) = flatjoin_fuzz_checks::check_manifest_bytes(data) else {
+    let Err(violation) = flatjoin_harness::fuzz::check_manifest_bytes(data) else {
         return;
     };
     panic!("{violation}");

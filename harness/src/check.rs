@@ -17,7 +17,7 @@ use serde_json::Value;
 use crate::corpus;
 use crate::generate;
 use crate::model::Case;
-use crate::oracle::{self, ORACLES, Outcome, SOUNDNESS, STATIC_SOUNDNESS, Violation};
+use crate::oracle::{self, Oracle, Outcome, Violation};
 
 /// The default seed of generated cases: a fixed one, so a run is reproducible.
 pub const DEFAULT_SEED: u64 = 0x5EED_F1A7_2026;
@@ -42,7 +42,8 @@ pub struct CheckConfig {
     pub base: Options,
     /// The command line, for the report header.
     pub command: String,
-    /// Show an `indicatif` progress bar (on a terminal) instead of plain lines.
+    /// The caller shows progress itself (the CLI's progress bar, on a terminal), fed by the
+    /// `progress` callback of [`run_with_progress`], instead of plain progress lines.
     pub progress_bar: bool,
     /// Print progress at all.
     pub quiet: bool,
@@ -84,8 +85,8 @@ pub struct Counts {
 /// What a run found.
 #[derive(Debug, Clone, Default)]
 pub struct CheckResult {
-    /// Counts per oracle, in [`ORACLES`] order.
-    pub oracles: Vec<(&'static str, Counts)>,
+    /// Counts per oracle, in [`Oracle::ALL`] order.
+    pub oracles: Vec<(Oracle, Counts)>,
     /// Corpus files replayed.
     pub corpus_files: usize,
     /// Generated cases run (before shrinking).
@@ -114,12 +115,12 @@ pub struct CheckResult {
 }
 
 impl CheckResult {
-    fn tally(&mut self, outcomes: &[(&'static str, Outcome)]) {
+    fn tally(&mut self, outcomes: &[(Oracle, Outcome)]) {
         for (name, outcome) in outcomes {
             let counts = match self.oracles.iter_mut().find(|(n, _)| n == name) {
                 Some((_, c)) => c,
                 None => {
-                    self.oracles.push((name, Counts::default()));
+                    self.oracles.push((*name, Counts::default()));
                     match self.oracles.last_mut() {
                         Some((_, c)) => c,
                         None => continue,
@@ -130,11 +131,11 @@ impl CheckResult {
             match outcome {
                 Outcome::Passed(measure) => {
                     counts.passed += 1;
-                    if *name == STATIC_SOUNDNESS {
+                    if *name == Oracle::StaticSoundness {
                         self.static_yes += measure.static_yes;
                         self.static_unknown += measure.static_unknown;
                     }
-                    if *name == SOUNDNESS && self.disagreements.len() < 1000 {
+                    if *name == Oracle::Soundness && self.disagreements.len() < 1000 {
                         self.disagreements
                             .extend(measure.disagreements.iter().cloned());
                     }
@@ -283,10 +284,7 @@ pub fn write_regression(
 fn without_fault(options: &Options) -> Option<Options> {
     #[cfg(feature = "fault-injection")]
     {
-        options.fault.map(|_| Options {
-            fault: None,
-            ..options.clone()
-        })
+        options.fault.map(|_| options.clone().with_fault(None))
     }
     #[cfg(not(feature = "fault-injection"))]
     {
@@ -310,9 +308,23 @@ fn fault_name(options: &Options) -> Option<&'static str> {
 /// Runs the check. `log` receives one line at a time (the progress lines, when no bar is shown,
 /// and the violations).
 pub fn run(config: &CheckConfig, log: &mut dyn FnMut(&str)) -> CheckResult {
+    run_with_progress(config, log, &mut |_, _| {})
+}
+
+/// [`run`], also calling `progress(done, total)` after each generated case when
+/// [`CheckConfig::progress_bar`] is set (and not [`CheckConfig::quiet`]); the harness draws no
+/// progress bar itself, so it needs no terminal library.
+pub fn run_with_progress(
+    config: &CheckConfig,
+    log: &mut dyn FnMut(&str),
+    progress: &mut dyn FnMut(u32, u32),
+) -> CheckResult {
     let start = Instant::now();
     let mut result = CheckResult {
-        oracles: ORACLES.iter().map(|n| (*n, Counts::default())).collect(),
+        oracles: Oracle::ALL
+            .iter()
+            .map(|n| (*n, Counts::default()))
+            .collect(),
         ..CheckResult::default()
     };
     if let Some(dir) = &config.corpus {
@@ -329,7 +341,7 @@ pub fn run(config: &CheckConfig, log: &mut dyn FnMut(&str)) -> CheckResult {
             result.tally(&report.outcomes);
             result.corpus_files += 1;
             for (name, outcome) in &report.outcomes {
-                if let (&oracle::FLATTEN_ACCEPTS, Outcome::Skipped(why)) = (name, outcome) {
+                if let (&Oracle::FlattenAccepts, Outcome::Skipped(why)) = (name, outcome) {
                     result
                         .unjudgeable
                         .push(format!("{}: {why}", path.display()));
@@ -344,16 +356,7 @@ pub fn run(config: &CheckConfig, log: &mut dyn FnMut(&str)) -> CheckResult {
     let generated_start = Instant::now();
     let mut runner = runner(config.seed);
     let strategy = generate::case();
-    let bar = (config.progress_bar && !config.quiet).then(|| {
-        let bar = indicatif::ProgressBar::new(u64::from(config.cases));
-        if let Ok(style) = indicatif::ProgressStyle::default_bar()
-            .template("{msg} [{bar:40}] {pos}/{len} cases ({per_sec}, eta {eta})")
-        {
-            bar.set_style(style.progress_chars("=> "));
-        }
-        bar.set_message("generated");
-        bar
-    });
+    let bar = config.progress_bar && !config.quiet;
     let step = (config.cases / 10).max(1);
     for i in 0..config.cases {
         let mut tree = match strategy.new_tree(&mut runner) {
@@ -370,8 +373,8 @@ pub fn run(config: &CheckConfig, log: &mut dyn FnMut(&str)) -> CheckResult {
         if let Some(w) = report.widening {
             result.widenings.push(w);
         }
-        if let Some(bar) = &bar {
-            bar.inc(1);
+        if bar {
+            progress(i + 1, config.cases);
         } else if !config.quiet && (i + 1) % step == 0 {
             let secs = generated_start.elapsed().as_secs_f64().max(1e-9);
             log(&format!(
@@ -418,9 +421,6 @@ pub fn run(config: &CheckConfig, log: &mut dyn FnMut(&str)) -> CheckResult {
             break;
         }
     }
-    if let Some(bar) = bar {
-        bar.finish_and_clear();
-    }
     result.generated_time = generated_start.elapsed();
     result.total_time = start.elapsed();
     if let Some(path) = &config.report {
@@ -461,7 +461,7 @@ fn quantile(sorted: &[f64], q: f64) -> Option<f64> {
 pub fn report_markdown(config: &CheckConfig, result: &CheckResult) -> String {
     let mut md = String::new();
     md.push_str(&format!(
-        "<!-- Generated by `{}` (from the repository root: `cargo run --release -p flatjoin-harness -- {}`); do not edit by hand. -->\n\n# Conformance report\n\n",
+        "<!-- Generated by `{}` (from the repository root: `cargo run --release -p flatjoin-cli -- {}`); do not edit by hand. -->\n\n# Conformance report\n\n",
         config.command,
         config.command.strip_prefix("flatjoin ").unwrap_or(&config.command)
     ));

@@ -8,7 +8,15 @@
 //! - an MCP **manifest** (`{"tools": [...]}`): every tool's `inputSchema`, and the manifest path;
 //! - an **instances** file under `instances/` (`{"values", "mixes"}`): hand-written values for the
 //!   dialect files of the same name, not replayed on its own;
+//! - a **fuzz regression** (`{"description", "target", "input"...}`, see
+//!   [`crate::fuzz::regression`]): replayed through the check of its fuzz target;
 //! - anything else is a **raw schema** (dialect samples), replayed under both readings.
+//!
+//! This is the one corpus replayer: `flatjoin check`, `cargo test` and `fuzz-corpus replay` all
+//! replay through [`replay_file`]. Its one list of known failures is the `"xfail": "why"` line of
+//! the files themselves (case files and fuzz regressions alike; [`known_failure`]): such a file is
+//! expected to fail (its failures are reported as skipped, with the reason), and fails the replay
+//! once it passes, so the marker is removed and the file guards the fix from then on.
 //!
 //! `presentation` is compared by structural identity (annotations ignored); `description_contains`
 //! maps JSON pointers of the presentation to texts its `description` must contain; `variants` are
@@ -21,10 +29,7 @@ use flatjoin::{OpenBranches, Options, Scope};
 use serde_json::Value;
 
 use crate::identity::{Forget, canonical_text};
-use crate::oracle::{
-    self, BRANCH_ORDER, CORPUS_EXPECTATIONS, DIALECT, DUPLICATE_BRANCH, FLATTEN_ACCEPTS,
-    ONE_IMPLEMENTATION, Outcome, Subject, Violation,
-};
+use crate::oracle::{self, Oracle, Outcome, Subject, Violation};
 
 /// The outcomes of replaying one corpus file.
 #[derive(Debug, Clone)]
@@ -32,7 +37,7 @@ pub struct FileReport {
     /// The file.
     pub path: PathBuf,
     /// `(oracle, outcome)` for every check run on it.
-    pub outcomes: Vec<(&'static str, Outcome)>,
+    pub outcomes: Vec<(Oracle, Outcome)>,
 }
 
 /// Every `.json` file under `dir`, sorted, skipping `instances/` (data for the dialect files).
@@ -97,13 +102,13 @@ pub fn replay_file(path: &Path, base: &Options) -> FileReport {
         // A fuzz input that is not JSON (or nests too deep): the core answered with a typed error
         // instead of panicking, which is all SPEC §5 asks of it.
         Ok(Err(e)) => vec![(
-            FLATTEN_ACCEPTS,
+            Oracle::FlattenAccepts,
             Outcome::Skipped(format!("not a JSON document the core accepts: {e}")),
         )],
         Err(e) => vec![(
-            CORPUS_EXPECTATIONS,
+            Oracle::CorpusExpectations,
             failed(Violation {
-                oracle: CORPUS_EXPECTATIONS,
+                oracle: Oracle::CorpusExpectations,
                 message: format!("{}: unreadable corpus file: {e}", path.display()),
                 schema: Value::Null,
                 options: base.clone(),
@@ -123,9 +128,73 @@ fn is_case(v: &Value) -> bool {
     v.get("schema").is_some() && (v.get("tests").is_some() || v.get("description").is_some())
 }
 
-/// Replays one parsed corpus document (see the module documentation for the shapes).
-pub fn replay_value(path: &Path, value: &Value, base: &Options) -> Vec<(&'static str, Outcome)> {
+/// The known failure a corpus document declares: its `"xfail"` reason (see the module
+/// documentation).
+pub fn known_failure(value: &Value) -> Option<&str> {
+    value.get("xfail").and_then(Value::as_str)
+}
+
+/// Replays one parsed corpus document (see the module documentation for the shapes), honouring
+/// its [`known_failure`].
+pub fn replay_value(path: &Path, value: &Value, base: &Options) -> Vec<(Oracle, Outcome)> {
+    let outcomes = replay_shape(path, value, base);
+    match known_failure(value) {
+        None if value.get("xfail").is_some() => vec![(
+            Oracle::CorpusExpectations,
+            failed(Violation::new(
+                Oracle::CorpusExpectations,
+                format!("{}: `xfail` is not a string", path.display()),
+                value,
+                base,
+            )),
+        )],
+        None => outcomes,
+        Some(why) => expect_failure(path, value, base, why, outcomes),
+    }
+}
+
+/// The outcomes of a file marked `xfail`: its failures become skips naming the reason; a file
+/// that no longer fails is a failure telling to delete the marker.
+fn expect_failure(
+    path: &Path,
+    value: &Value,
+    base: &Options,
+    why: &str,
+    outcomes: Vec<(Oracle, Outcome)>,
+) -> Vec<(Oracle, Outcome)> {
+    if !outcomes
+        .iter()
+        .any(|(_, o)| matches!(o, Outcome::Failed(_)))
+    {
+        let message = format!(
+            "{}: passes now but is marked xfail ({why}): delete its \"xfail\" line so it guards the fix",
+            path.display()
+        );
+        return vec![(
+            Oracle::CorpusExpectations,
+            failed(Violation::new(
+                Oracle::CorpusExpectations,
+                message,
+                value,
+                base,
+            )),
+        )];
+    }
+    outcomes
+        .into_iter()
+        .map(|(oracle, outcome)| match outcome {
+            Outcome::Failed(v) => (
+                oracle,
+                Outcome::Skipped(format!("known failure (xfail: {why}): {}", v.message)),
+            ),
+            other => (oracle, other),
+        })
+        .collect()
+}
+
+fn replay_shape(path: &Path, value: &Value, base: &Options) -> Vec<(Oracle, Outcome)> {
     match value {
+        v if v.get("target").is_some() => replay_fuzz_regression(path, v, base),
         Value::Array(cases) if cases.iter().all(is_case) => {
             cases.iter().flat_map(|c| replay_case(c, base)).collect()
         }
@@ -135,18 +204,66 @@ pub fn replay_value(path: &Path, value: &Value, base: &Options) -> Vec<(&'static
             let (values, mixes) = instances_for(path);
             let mut out = Vec::new();
             for reading in [OpenBranches::Declared, OpenBranches::Permissive] {
-                let options = with_fault(
-                    Options {
-                        open_branches: reading,
-                        ..Options::default()
-                    },
-                    base,
-                );
+                let options = with_fault(Options::default().with_open_branches(reading), base);
                 out.extend(replay_schema(v, &options, values.clone(), mixes.clone()));
             }
             out
         }
     }
+}
+
+/// Replays a fuzz regression through the check of its target (the fuzz target's own code, on
+/// stable). A panic of the check is a failure, as the fuzzer would report it.
+#[cfg(feature = "arbitrary")]
+fn replay_fuzz_regression(path: &Path, value: &Value, base: &Options) -> Vec<(Oracle, Outcome)> {
+    let problem = |message: String| {
+        vec![(
+            Oracle::CorpusExpectations,
+            failed(Violation::new(
+                Oracle::CorpusExpectations,
+                format!("{}: {message}", path.display()),
+                value,
+                base,
+            )),
+        )]
+    };
+    let regression = match crate::fuzz::Regression::from_json(value) {
+        Ok(Some(regression)) => regression,
+        Ok(None) => return problem("not a fuzz regression".to_owned()),
+        Err(e) => return problem(format!("unreadable fuzz regression: {e}")),
+    };
+    match std::panic::catch_unwind(|| regression.replay()) {
+        Ok(Ok(_)) => vec![(
+            Oracle::CorpusExpectations,
+            Outcome::Passed(oracle::Measure {
+                checked: 1,
+                ..oracle::Measure::default()
+            }),
+        )],
+        Ok(Err(violation)) => vec![(violation.oracle, Outcome::Failed(violation))],
+        Err(_) => problem(format!(
+            "the {} check panicked (found as: {})",
+            regression.target, regression.description
+        )),
+    }
+}
+
+/// Without the fuzz checks (feature `arbitrary` off) a fuzz regression cannot be replayed: a
+/// failure, never a silent pass.
+#[cfg(not(feature = "arbitrary"))]
+fn replay_fuzz_regression(path: &Path, value: &Value, base: &Options) -> Vec<(Oracle, Outcome)> {
+    vec![(
+        Oracle::CorpusExpectations,
+        failed(Violation::new(
+            Oracle::CorpusExpectations,
+            format!(
+                "{}: a fuzz regression, and this build has no fuzz checks (feature `arbitrary`)",
+                path.display()
+            ),
+            value,
+            base,
+        )),
+    )]
 }
 
 /// The hand-written `values` and `mixes` of `<corpus>/instances/<stem>.json` for a file at
@@ -175,15 +292,15 @@ fn replay_schema(
     options: &Options,
     values: Vec<Value>,
     mixes: Vec<Value>,
-) -> Vec<(&'static str, Outcome)> {
+) -> Vec<(Oracle, Outcome)> {
     match Subject::prepare(schema, options) {
         Ok(Ok(subject)) => subject.with_instances(values, mixes).all(),
-        Ok(Err(reason)) => vec![(FLATTEN_ACCEPTS, Outcome::Skipped(reason))],
-        Err(v) => vec![(FLATTEN_ACCEPTS, failed(v))],
+        Ok(Err(reason)) => vec![(Oracle::FlattenAccepts, Outcome::Skipped(reason))],
+        Err(v) => vec![(Oracle::FlattenAccepts, failed(v))],
     }
 }
 
-fn replay_manifest(manifest: &Value, base: &Options) -> Vec<(&'static str, Outcome)> {
+fn replay_manifest(manifest: &Value, base: &Options) -> Vec<(Oracle, Outcome)> {
     let options = with_fault(Options::default(), base);
     let mut out = Vec::new();
     let tools = manifest
@@ -236,13 +353,13 @@ fn replay_manifest(manifest: &Value, base: &Options) -> Vec<(&'static str, Outco
             }
         }
     };
-    out.push((ONE_IMPLEMENTATION, outcome));
+    out.push((Oracle::OneImplementation, outcome));
     out
 }
 
 fn manifest_violation(manifest: &Value, options: &Options, message: String) -> Violation {
     Violation {
-        oracle: ONE_IMPLEMENTATION,
+        oracle: Oracle::OneImplementation,
         message,
         schema: manifest.clone(),
         options: options.clone(),
@@ -253,7 +370,7 @@ fn manifest_violation(manifest: &Value, options: &Options, message: String) -> V
 
 /// Replays one case of the join-test format: every schema-level oracle under the case's options,
 /// then the case's own expectations.
-pub fn replay_case(case: &Value, base: &Options) -> Vec<(&'static str, Outcome)> {
+pub fn replay_case(case: &Value, base: &Options) -> Vec<(Oracle, Outcome)> {
     let Some(schema) = case.get("schema") else {
         return Vec::new();
     };
@@ -264,8 +381,8 @@ pub fn replay_case(case: &Value, base: &Options) -> Vec<(&'static str, Outcome)>
     let options = with_fault(options_from(case.get("options")), base);
     let subject = match Subject::prepare(schema, &options) {
         Ok(Ok(s)) => s,
-        Ok(Err(reason)) => return vec![(FLATTEN_ACCEPTS, Outcome::Skipped(reason))],
-        Err(v) => return vec![(FLATTEN_ACCEPTS, failed(v))],
+        Ok(Err(reason)) => return vec![(Oracle::FlattenAccepts, Outcome::Skipped(reason))],
+        Err(v) => return vec![(Oracle::FlattenAccepts, failed(v))],
     };
     let tests: Vec<Value> = case
         .get("tests")
@@ -284,7 +401,7 @@ pub fn replay_case(case: &Value, base: &Options) -> Vec<(&'static str, Outcome)>
     let mut out = subject.all();
     let fail = |message: String, data: Option<Value>| {
         failed(Violation {
-            oracle: CORPUS_EXPECTATIONS,
+            oracle: Oracle::CorpusExpectations,
             message: format!("{description}: {message}"),
             schema: schema.clone(),
             options: options.clone(),
@@ -366,7 +483,7 @@ pub fn replay_case(case: &Value, base: &Options) -> Vec<(&'static str, Outcome)>
             }
         }
     }
-    out.push((CORPUS_EXPECTATIONS, expectation));
+    out.push((Oracle::CorpusExpectations, expectation));
     for variant in case
         .get("variants")
         .and_then(Value::as_array)
@@ -389,19 +506,19 @@ fn compare_variant(
     other: &Value,
     compare: &str,
     options: &Options,
-) -> (&'static str, Outcome) {
+) -> (Oracle, Outcome) {
     let base = &subject.flattened.schema;
     let (oracle, forget) = match compare {
-        c if c.starts_with(DIALECT) => (
-            DIALECT,
+        c if c.starts_with(Oracle::Dialect.name()) => (
+            Oracle::Dialect,
             Forget {
                 alternative_order: false,
                 dialect: true,
             },
         ),
-        DUPLICATE_BRANCH => (DUPLICATE_BRANCH, Forget::default()),
+        c if c == Oracle::DuplicateBranch.name() => (Oracle::DuplicateBranch, Forget::default()),
         _ => (
-            BRANCH_ORDER,
+            Oracle::BranchOrder,
             Forget {
                 alternative_order: true,
                 dialect: false,
@@ -425,7 +542,7 @@ fn compare_variant(
             );
         }
     };
-    let problem = if oracle == DUPLICATE_BRANCH {
+    let problem = if oracle == Oracle::DuplicateBranch {
         let tag = oracle::discriminated_root(&subject.original).map(|u| u.tag);
         let fresh = oracle::discriminated_root(other)
             .and_then(|u| u.literals.last().and_then(|l| l.first().cloned()));
@@ -461,7 +578,7 @@ pub fn regression_case(v: &Violation, found_by: &str) -> Value {
         Value::String(format!("{}: {}", v.oracle, first_line(&v.message))),
     );
     case.insert("found_by".into(), Value::String(found_by.to_owned()));
-    case.insert("oracle".into(), Value::String(v.oracle.to_owned()));
+    case.insert("oracle".into(), Value::String(v.oracle.name().to_owned()));
     let mut options = oracle::options_json(&v.options);
     if let Some(o) = options.as_object_mut() {
         o.remove("fault");
@@ -485,7 +602,9 @@ pub fn regression_case(v: &Violation, found_by: &str) -> Value {
     }
     case.insert("tests".into(), Value::Array(tests));
     if let Some((kind, variant)) = &v.variant
-        && (kind.starts_with(DIALECT) || kind == BRANCH_ORDER || kind == DUPLICATE_BRANCH)
+        && (kind.starts_with(Oracle::Dialect.name())
+            || kind == Oracle::BranchOrder.name()
+            || kind == Oracle::DuplicateBranch.name())
     {
         case.insert(
             "variants".into(),

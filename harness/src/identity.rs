@@ -9,6 +9,8 @@
 
 use serde_json::{Map, Number, Value};
 
+use crate::keywords;
+
 /// Keywords that never change what a schema accepts (SPEC §1).
 pub const ANNOTATIONS: [&str; 8] = [
     "title",
@@ -20,34 +22,6 @@ pub const ANNOTATIONS: [&str; 8] = [
     "readOnly",
     "writeOnly",
 ];
-
-/// Keywords whose value is one subschema.
-const SINGLE: [&str; 12] = [
-    "additionalProperties",
-    "unevaluatedProperties",
-    "unevaluatedItems",
-    "additionalItems",
-    "contains",
-    "propertyNames",
-    "not",
-    "if",
-    "then",
-    "else",
-    "contentSchema",
-    "items",
-];
-
-/// Keywords whose value maps names to subschemas.
-const MAPS: [&str; 5] = [
-    "properties",
-    "patternProperties",
-    "$defs",
-    "definitions",
-    "dependentSchemas",
-];
-
-/// Keywords whose value is a list of subschemas.
-const LISTS: [&str; 5] = ["anyOf", "oneOf", "allOf", "prefixItems", "items"];
 
 /// How much the comparison forgets.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -124,30 +98,22 @@ pub fn canonical_schema(schema: &Value, forget: Forget) -> Value {
                         }
                         other => other.clone(),
                     },
-                    k if MAPS.contains(&k) => match value {
-                        Value::Object(entries) => Value::Object(
-                            entries
-                                .iter()
-                                .map(|(name, sub)| (name.clone(), canonical_schema(sub, forget)))
-                                .collect(),
-                        ),
-                        other => canonical_data(other),
-                    },
-                    k if LISTS.contains(&k) && value.is_array() => {
-                        let members: Vec<Value> = value
-                            .as_array()
-                            .map(|m| m.iter().map(|s| canonical_schema(s, forget)).collect())
-                            .unwrap_or_default();
-                        if forget.alternative_order && (k == "anyOf" || k == "oneOf") {
-                            let mut keyed: Vec<(String, Value)> =
-                                members.into_iter().map(|m| (sorted_text(&m), m)).collect();
-                            keyed.sort_by(|a, b| a.0.cmp(&b.0));
-                            Value::Array(keyed.into_iter().map(|(_, v)| v).collect())
-                        } else {
-                            Value::Array(members)
+                    k if keywords::holds(k).is_some() => {
+                        match keywords::map_subschemas(k, value, &mut |sub| {
+                            canonical_schema(sub, forget)
+                        }) {
+                            Some(Value::Array(members))
+                                if forget.alternative_order && (k == "anyOf" || k == "oneOf") =>
+                            {
+                                let mut keyed: Vec<(String, Value)> =
+                                    members.into_iter().map(|m| (sorted_text(&m), m)).collect();
+                                keyed.sort_by(|a, b| a.0.cmp(&b.0));
+                                Value::Array(keyed.into_iter().map(|(_, v)| v).collect())
+                            }
+                            Some(mapped) => mapped,
+                            None => canonical_data(value),
                         }
                     }
-                    k if SINGLE.contains(&k) => canonical_schema(value, forget),
                     _ => canonical_data(value),
                 };
                 out.insert(out_key.to_owned(), canonical);

@@ -1,18 +1,20 @@
-//! flatjoin-harness: the conformance harness and command-line surfaces built on the `flatjoin` core.
+//! flatjoin-harness: the conformance harness of the `flatjoin` core — the case model, generators,
+//! renderers per dialect, value samplers, the oracles (judged by `jsonschema` and `boon`), corpus
+//! replay, the `check` driver behind `flatjoin check`, and the checks behind the fuzz targets.
 //!
-//! Every surface (the `flatten` and `manifest` commands, the provider profiles, the MCP proxy) calls
-//! the one owning projection, [`flatjoin::flatten`]; nothing here re-implements any part of the join.
+//! Nothing here re-implements any part of the join, and nothing here is async or draws on a
+//! terminal: the product's surfaces (CLI, provider profiles, MCP proxy) are the `flatjoin-cli`
+//! crate.
 
 pub mod check;
 pub mod corpus;
+#[cfg(feature = "arbitrary")]
+pub mod fuzz;
 pub mod generate;
 pub mod identity;
-pub mod io;
-pub mod mcp_proxy;
+pub mod keywords;
 pub mod model;
 pub mod oracle;
-pub mod profiles;
+pub mod refs;
 pub mod render;
 pub mod sample;
-pub mod surfaces;
-pub mod tool_schema;

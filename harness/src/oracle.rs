@@ -25,62 +25,112 @@ use jsonschema::canonical::Containment;
 use serde_json::{Map, Value, json};
 
 use crate::identity::{Forget, canonical_data, canonical_text, sorted_text};
+use crate::keywords;
 use crate::model::{Case, Literal};
+use crate::refs;
 use crate::render::{DIALECTS, Dialect, literal_value, render, render_as};
 use crate::sample::{self, Reading};
 
-/// Names of the oracles, in report order.
-pub const ORACLES: [&str; 14] = [
-    SOUNDNESS,
-    STATIC_SOUNDNESS,
-    OBJECT_GUARANTEE,
-    STRUCTURE_RETAINED,
-    DEDUP,
-    DETERMINISM,
-    ONE_IMPLEMENTATION,
-    NO_BLOW_UP,
-    RUNTIME_BOUNDARY,
-    BRANCH_ORDER,
-    DUPLICATE_BRANCH,
-    DIALECT,
-    CORPUS_EXPECTATIONS,
-    FLATTEN_ACCEPTS,
-];
+/// The oracles: one per SPEC §4 guarantee the harness checks, in report order ([`Oracle::ALL`]).
+/// Like the core's `Fault`: a closed set with stable kebab-case names (reports, regression file
+/// names, `corpus/regressions/` `oracle` fields).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Oracle {
+    /// Soundness, dynamic (SPEC I3).
+    Soundness,
+    /// Soundness, static (`covers`).
+    StaticSoundness,
+    /// A DU root yields `type: "object"`.
+    ObjectGuarantee,
+    /// Arrays keep `items`, objects keep their vocabulary (ADR 0205).
+    StructureRetained,
+    /// Dedup: no identical alternatives, idempotent.
+    Dedup,
+    /// Same input, byte-identical output.
+    Determinism,
+    /// `flatten` and `flatten_manifest` agree byte for byte (SPEC I8).
+    OneImplementation,
+    /// Output size bounded by input size.
+    NoBlowUp,
+    /// Runtime = original; wrong-branch mixes rejected naming the branch.
+    RuntimeBoundary,
+    /// Permuting branches changes only orders and annotations.
+    BranchOrder,
+    /// A copied branch with a new literal changes only the discriminator enum and hints.
+    DuplicateBranch,
+    /// Every dialect form yields the same presentation.
+    Dialect,
+    /// A corpus case's own expectations (its `tests` and expected `presentation`).
+    CorpusExpectations,
+    /// Flatten accepts a valid schema without error.
+    FlattenAccepts,
+}
 
-/// Soundness, dynamic (SPEC I3).
-pub const SOUNDNESS: &str = "soundness";
-/// Soundness, static (`covers`).
-pub const STATIC_SOUNDNESS: &str = "static-soundness";
-/// A DU root yields `type: "object"`.
-pub const OBJECT_GUARANTEE: &str = "object-guarantee";
-/// Arrays keep `items`, objects keep their vocabulary (ADR 0205).
-pub const STRUCTURE_RETAINED: &str = "structure-retained";
-/// Dedup: no identical alternatives, idempotent.
-pub const DEDUP: &str = "dedup";
-/// Same input, byte-identical output.
-pub const DETERMINISM: &str = "determinism";
-/// `flatten` and `flatten_manifest` agree byte for byte (SPEC I8).
-pub const ONE_IMPLEMENTATION: &str = "one-implementation";
-/// Output size bounded by input size.
-pub const NO_BLOW_UP: &str = "no-blow-up";
-/// Runtime = original; wrong-branch mixes rejected naming the branch.
-pub const RUNTIME_BOUNDARY: &str = "runtime-boundary";
-/// Permuting branches changes only orders and annotations.
-pub const BRANCH_ORDER: &str = "branch-order-invariance";
-/// A copied branch with a new literal changes only the discriminator enum and hints.
-pub const DUPLICATE_BRANCH: &str = "duplicate-branch-invariance";
-/// Every dialect form yields the same presentation.
-pub const DIALECT: &str = "dialect-invariance";
-/// A corpus case's own expectations (its `tests` and expected `presentation`).
-pub const CORPUS_EXPECTATIONS: &str = "corpus-expectations";
-/// Flatten accepts a valid schema without error.
-pub const FLATTEN_ACCEPTS: &str = "flatten-accepts";
+impl Oracle {
+    /// Every oracle, in report order.
+    pub const ALL: [Oracle; 14] = [
+        Oracle::Soundness,
+        Oracle::StaticSoundness,
+        Oracle::ObjectGuarantee,
+        Oracle::StructureRetained,
+        Oracle::Dedup,
+        Oracle::Determinism,
+        Oracle::OneImplementation,
+        Oracle::NoBlowUp,
+        Oracle::RuntimeBoundary,
+        Oracle::BranchOrder,
+        Oracle::DuplicateBranch,
+        Oracle::Dialect,
+        Oracle::CorpusExpectations,
+        Oracle::FlattenAccepts,
+    ];
+
+    /// The oracle's stable kebab-case name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Oracle::Soundness => "soundness",
+            Oracle::StaticSoundness => "static-soundness",
+            Oracle::ObjectGuarantee => "object-guarantee",
+            Oracle::StructureRetained => "structure-retained",
+            Oracle::Dedup => "dedup",
+            Oracle::Determinism => "determinism",
+            Oracle::OneImplementation => "one-implementation",
+            Oracle::NoBlowUp => "no-blow-up",
+            Oracle::RuntimeBoundary => "runtime-boundary",
+            Oracle::BranchOrder => "branch-order-invariance",
+            Oracle::DuplicateBranch => "duplicate-branch-invariance",
+            Oracle::Dialect => "dialect-invariance",
+            Oracle::CorpusExpectations => "corpus-expectations",
+            Oracle::FlattenAccepts => "flatten-accepts",
+        }
+    }
+}
+
+impl fmt::Display for Oracle {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Oracle {
+    type Err = String;
+
+    fn from_str(name: &str) -> Result<Oracle, String> {
+        Oracle::ALL
+            .into_iter()
+            .find(|o| o.name() == name)
+            .ok_or_else(|| {
+                let names: Vec<&str> = Oracle::ALL.iter().map(|o| o.name()).collect();
+                format!("unknown oracle {name:?}; known: {}", names.join(", "))
+            })
+    }
+}
 
 /// A counterexample to one guarantee.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Violation {
     /// Which oracle failed.
-    pub oracle: &'static str,
+    pub oracle: Oracle,
     /// What went wrong, in one paragraph.
     pub message: String,
     /// The original schema that exhibits it.
@@ -108,6 +158,32 @@ impl fmt::Display for Violation {
 }
 
 impl std::error::Error for Violation {}
+
+impl Violation {
+    /// A violation of `oracle` on `schema` flattened with `options`, described by `message`.
+    pub fn new(
+        oracle: Oracle,
+        message: impl Into<String>,
+        schema: &Value,
+        options: &Options,
+    ) -> Violation {
+        Violation {
+            oracle,
+            message: message.into(),
+            schema: schema.clone(),
+            options: options.clone(),
+            data: None,
+            variant: None,
+        }
+    }
+
+    /// The same violation, exhibited by `data`.
+    #[must_use]
+    pub fn with_data(mut self, data: &Value) -> Violation {
+        self.data = Some(data.clone());
+        self
+    }
+}
 
 /// The options as the corpus format writes them.
 pub fn options_json(options: &Options) -> Value {
@@ -217,7 +293,7 @@ impl Subject {
         match Subject::prepare(original, options) {
             Ok(Ok(s)) => Ok(s),
             Ok(Err(reason)) => Err(violation(
-                FLATTEN_ACCEPTS,
+                Oracle::FlattenAccepts,
                 format!("the original is not judgeable: {reason}"),
                 original,
                 options,
@@ -237,7 +313,7 @@ impl Subject {
         };
         let flattened = flatjoin::flatten(original, options).map_err(|e| {
             violation(
-                FLATTEN_ACCEPTS,
+                Oracle::FlattenAccepts,
                 format!("flatten failed on a schema the validator compiles: {e}"),
                 original,
                 options,
@@ -245,7 +321,7 @@ impl Subject {
         })?;
         let presentation_judge = judge(&flattened.schema).map_err(|e| {
             violation(
-                FLATTEN_ACCEPTS,
+                Oracle::FlattenAccepts,
                 format!(
                     "the presentation is not a valid schema ({e}): {}",
                     flattened.schema
@@ -283,7 +359,7 @@ impl Subject {
         self
     }
 
-    fn violation(&self, oracle: &'static str, message: String) -> Violation {
+    fn violation(&self, oracle: Oracle, message: String) -> Violation {
         violation(oracle, message, &self.original, &self.options)
     }
 
@@ -314,7 +390,7 @@ impl Subject {
                         .collect::<Vec<_>>()
                         .join("; ");
                     let mut v = self.violation(
-                        SOUNDNESS,
+                        Oracle::Soundness,
                         format!(
                             "a value of branch {} accepted by the original is rejected by the presentation ({why}); presentation: {}",
                             branch.branch, self.flattened.schema
@@ -389,7 +465,7 @@ impl Subject {
                 Some(Containment::Yes) => measure.static_yes += 1,
                 Some(Containment::No) => {
                     let mut v = self.violation(
-                        STATIC_SOUNDNESS,
+                        Oracle::StaticSoundness,
                         format!(
                             "covers says the presentation does not contain branch {i}; presentation: {}",
                             self.flattened.schema
@@ -418,7 +494,7 @@ impl Subject {
         let union_left = p.get("oneOf").is_some() || p.get("anyOf").is_some();
         if !is_object || union_left {
             return Err(self.violation(
-                OBJECT_GUARANTEE,
+                Oracle::ObjectGuarantee,
                 format!("the root is a discriminated union but the presentation is not one flat object: {p}"),
             ));
         }
@@ -448,7 +524,7 @@ impl Subject {
         });
         match found {
             Some(node) => Err(self.violation(
-                STRUCTURE_RETAINED,
+                Oracle::StructureRetained,
                 format!(
                     "the presentation has a bare array/object node {node} (no items/properties) where the original has none; presentation: {}",
                     self.flattened.schema
@@ -482,7 +558,7 @@ impl Subject {
             && let Some(node) = duplicated(&self.flattened.schema)
         {
             return Err(self.violation(
-                DEDUP,
+                Oracle::Dedup,
                 format!(
                     "structurally identical alternatives survive in {node}; presentation: {}",
                     self.flattened.schema
@@ -502,7 +578,10 @@ impl Subject {
         let once = flatjoin::dedup(alternatives.clone());
         let twice = flatjoin::dedup(once.clone());
         if once != twice {
-            return Err(self.violation(DEDUP, "dedup(dedup(x)) differs from dedup(x)".into()));
+            return Err(self.violation(
+                Oracle::Dedup,
+                "dedup(dedup(x)) differs from dedup(x)".into(),
+            ));
         }
         let keys: Vec<String> = once
             .iter()
@@ -513,14 +592,14 @@ impl Subject {
         unique.dedup();
         if unique.len() != keys.len() {
             return Err(self.violation(
-                DEDUP,
+                Oracle::Dedup,
                 "dedup kept two structurally identical alternatives".into(),
             ));
         }
         for a in &alternatives {
             if !keys.contains(&canonical_text(a, Forget::default())) {
                 return Err(self.violation(
-                    DEDUP,
+                    Oracle::Dedup,
                     format!("dedup lost an alternative with no identical copy kept: {a}"),
                 ));
             }
@@ -541,7 +620,7 @@ impl Subject {
                         && f.diagnostics == self.flattened.diagnostics => {}
                 Ok(f) => {
                     let mut v = self.violation(
-                        DETERMINISM,
+                        Oracle::Determinism,
                         format!(
                             "{how} gave a different output the second time: {} vs {first}",
                             to_text(&f.schema)
@@ -551,9 +630,10 @@ impl Subject {
                     return Err(v);
                 }
                 Err(e) => {
-                    return Err(
-                        self.violation(DETERMINISM, format!("{how} failed the second time: {e}"))
-                    );
+                    return Err(self.violation(
+                        Oracle::Determinism,
+                        format!("{how} failed the second time: {e}"),
+                    ));
                 }
             }
         }
@@ -575,7 +655,7 @@ impl Subject {
                     Ok(passed(1))
                 } else {
                     Err(self.violation(
-                        ONE_IMPLEMENTATION,
+                        Oracle::OneImplementation,
                         format!(
                             "the manifest path differs (schema equal: {same}, diagnostics equal: {diags}, other fields untouched: {untouched}): {}",
                             tool["inputSchema"]
@@ -583,9 +663,10 @@ impl Subject {
                     ))
                 }
             }
-            Err(e) => {
-                Err(self.violation(ONE_IMPLEMENTATION, format!("flatten_manifest failed: {e}")))
-            }
+            Err(e) => Err(self.violation(
+                Oracle::OneImplementation,
+                format!("flatten_manifest failed: {e}"),
+            )),
         }
     }
 
@@ -609,7 +690,7 @@ impl Subject {
         let bound = input + defs + 8 * properties + 16;
         if output > bound {
             return Err(self.violation(
-                NO_BLOW_UP,
+                Oracle::NoBlowUp,
                 format!("the presentation has {output} nodes, more than the bound {bound} (input {input})"),
             ));
         }
@@ -624,7 +705,9 @@ impl Subject {
         let runtime = match flatjoin::Runtime::new(&self.original) {
             Ok(r) => r,
             Err(e) => {
-                return Err(self.violation(RUNTIME_BOUNDARY, format!("Runtime::new failed: {e}")));
+                return Err(
+                    self.violation(Oracle::RuntimeBoundary, format!("Runtime::new failed: {e}"))
+                );
             }
         };
         let mut checked = 0;
@@ -633,7 +716,7 @@ impl Subject {
                 checked += 1;
                 if runtime.is_valid(value) != self.original_judge.is_valid(value) {
                     let mut v = self.violation(
-                        RUNTIME_BOUNDARY,
+                        Oracle::RuntimeBoundary,
                         "the runtime's verdict differs from plain validation of the original"
                             .into(),
                     );
@@ -666,7 +749,7 @@ impl Subject {
                     let original_ok = self.original_judge.is_valid(&mixed);
                     checked += 1;
                     if runtime.is_valid(&mixed) != original_ok {
-                        let mut v = self.violation(RUNTIME_BOUNDARY, "the runtime's verdict on a wrong-branch mix differs from plain validation".into());
+                        let mut v = self.violation(Oracle::RuntimeBoundary, "the runtime's verdict on a wrong-branch mix differs from plain validation".into());
                         v.data = Some(mixed);
                         return Err(v);
                     }
@@ -676,7 +759,7 @@ impl Subject {
                     match runtime.validate(&mixed) {
                         Ok(()) => {
                             let mut v = self.violation(
-                                RUNTIME_BOUNDARY,
+                                Oracle::RuntimeBoundary,
                                 "the runtime accepts a wrong-branch mix".into(),
                             );
                             v.data = Some(mixed);
@@ -692,7 +775,7 @@ impl Subject {
                                 && names_branch(&text, &du.tag, literal);
                             if !named {
                                 let mut v = self.violation(
-                                    RUNTIME_BOUNDARY,
+                                    Oracle::RuntimeBoundary,
                                     format!("the runtime's error does not name the selected branch {} {literal_text}: {text}", du.tag),
                                 );
                                 v.data = Some(mixed);
@@ -711,7 +794,7 @@ impl Subject {
             let original_ok = self.original_judge.is_valid(mixed);
             if runtime.is_valid(mixed) != original_ok {
                 let mut v = self.violation(
-                    RUNTIME_BOUNDARY,
+                    Oracle::RuntimeBoundary,
                     "the runtime's verdict on a hand-written mix differs from plain validation"
                         .into(),
                 );
@@ -726,7 +809,7 @@ impl Subject {
                         .is_some_and(|b| names_branch(b, &du.tag, literal))
                 });
                 if !named {
-                    let mut v = self.violation(RUNTIME_BOUNDARY, format!("the runtime's error on a hand-written mix does not name the selected branch {} {literal_text}", du.tag));
+                    let mut v = self.violation(Oracle::RuntimeBoundary, format!("the runtime's error on a hand-written mix does not name the selected branch {} {literal_text}", du.tag));
                     v.data = Some(mixed.clone());
                     return Err(v);
                 }
@@ -764,19 +847,19 @@ impl Subject {
         self.original_judge.is_valid(value)
     }
 
-    /// Every schema-level oracle, in [`ORACLES`] order.
-    pub fn all(&self) -> Vec<(&'static str, Outcome)> {
+    /// Every schema-level oracle, in [`Oracle::ALL`] order.
+    pub fn all(&self) -> Vec<(Oracle, Outcome)> {
         let run = |r: Judged| r.unwrap_or_else(|v| Outcome::Failed(Box::new(v)));
         vec![
-            (SOUNDNESS, run(self.soundness())),
-            (STATIC_SOUNDNESS, run(self.static_soundness())),
-            (OBJECT_GUARANTEE, run(self.object_guarantee())),
-            (STRUCTURE_RETAINED, run(self.structure_retained())),
-            (DEDUP, run(self.dedup())),
-            (DETERMINISM, run(self.determinism())),
-            (ONE_IMPLEMENTATION, run(self.one_implementation())),
-            (NO_BLOW_UP, run(self.no_blow_up())),
-            (RUNTIME_BOUNDARY, run(self.runtime_boundary())),
+            (Oracle::Soundness, run(self.soundness())),
+            (Oracle::StaticSoundness, run(self.static_soundness())),
+            (Oracle::ObjectGuarantee, run(self.object_guarantee())),
+            (Oracle::StructureRetained, run(self.structure_retained())),
+            (Oracle::Dedup, run(self.dedup())),
+            (Oracle::Determinism, run(self.determinism())),
+            (Oracle::OneImplementation, run(self.one_implementation())),
+            (Oracle::NoBlowUp, run(self.no_blow_up())),
+            (Oracle::RuntimeBoundary, run(self.runtime_boundary())),
         ]
     }
 }
@@ -795,12 +878,7 @@ fn passed(checked: usize) -> Outcome {
     })
 }
 
-fn violation(
-    oracle: &'static str,
-    message: String,
-    schema: &Value,
-    options: &Options,
-) -> Violation {
+fn violation(oracle: Oracle, message: String, schema: &Value, options: &Options) -> Violation {
     Violation {
         oracle,
         message,
@@ -890,7 +968,7 @@ pub fn discriminated_root(root: &Value) -> Option<RootUnion> {
     }
     let literal_set = |branch: &Value, name: &str| -> Option<Vec<Value>> {
         let prop = branch.get("properties")?.get(name)?;
-        let prop = follow_ref(root, prop);
+        let prop = refs::follow(root, prop);
         let set = match (prop.get("const"), prop.get("enum")) {
             (Some(c), _) => vec![c.clone()],
             (None, Some(Value::Array(e))) if !e.is_empty() => e.clone(),
@@ -934,20 +1012,6 @@ pub fn discriminated_root(root: &Value) -> Option<RootUnion> {
     })
 }
 
-fn follow_ref<'a>(root: &'a Value, mut schema: &'a Value) -> &'a Value {
-    for _ in 0..8 {
-        match schema
-            .get("$ref")
-            .and_then(Value::as_str)
-            .and_then(|r| sample::resolve(root, r))
-        {
-            Some(t) => schema = t,
-            None => break,
-        }
-    }
-    schema
-}
-
 /// Folds object-only `allOf` parts into the branch (properties and required merged).
 fn fold_all_of(root: &Value, branch: &Value) -> Value {
     let Some(Value::Array(parts)) = branch.get("allOf") else {
@@ -958,7 +1022,7 @@ fn fold_all_of(root: &Value, branch: &Value) -> Value {
         o.remove("allOf");
     }
     for part in parts {
-        let part = follow_ref(root, part);
+        let part = refs::follow(root, part);
         let Some(p) = part.as_object() else { continue };
         for (k, v) in p {
             let Some(o) = out.as_object_mut() else { break };
@@ -1003,51 +1067,10 @@ fn bare_structure(node: &Value) -> (bool, bool) {
     (array, object)
 }
 
-/// Calls `visit` on every schema node of a document (not on data: `enum`, `const`, `default`).
+/// Calls `visit` on every schema node of a document (not on data: `enum`, `const`, `default`),
+/// through the harness's one keyword list ([`crate::keywords`]).
 pub fn walk_schemas(schema: &Value, visit: &mut dyn FnMut(&Value)) {
-    let Value::Object(map) = schema else {
-        return;
-    };
-    visit(schema);
-    for (key, value) in map {
-        match key.as_str() {
-            "properties" | "patternProperties" | "$defs" | "definitions" | "dependentSchemas" => {
-                if let Value::Object(entries) = value {
-                    for sub in entries.values() {
-                        walk_schemas(sub, visit);
-                    }
-                }
-            }
-            "anyOf" | "oneOf" | "allOf" | "prefixItems" => {
-                if let Value::Array(members) = value {
-                    for sub in members {
-                        walk_schemas(sub, visit);
-                    }
-                }
-            }
-            "items" => match value {
-                Value::Array(members) => {
-                    for sub in members {
-                        walk_schemas(sub, visit);
-                    }
-                }
-                other => walk_schemas(other, visit),
-            },
-            "additionalProperties"
-            | "unevaluatedProperties"
-            | "unevaluatedItems"
-            | "additionalItems"
-            | "contains"
-            | "propertyNames"
-            | "not"
-            | "if"
-            | "then"
-            | "else" => {
-                walk_schemas(value, visit);
-            }
-            _ => {}
-        }
-    }
+    keywords::walk(schema, visit);
 }
 
 fn node_count(value: &Value) -> usize {
@@ -1072,22 +1095,11 @@ fn restrict_node(root: &Value, node: &Value) -> Value {
     let mut out = Map::new();
     for (key, value) in map {
         let rewritten = match key.as_str() {
-            "properties" | "patternProperties" | "$defs" | "definitions" | "dependentSchemas" => {
-                match value {
-                    Value::Object(entries) => Value::Object(
-                        entries
-                            .iter()
-                            .map(|(k, v)| (k.clone(), restrict_node(root, v)))
-                            .collect(),
-                    ),
-                    other => other.clone(),
-                }
-            }
             "anyOf" | "oneOf" => match value {
                 Value::Array(members) => {
                     let names: Vec<Vec<String>> = members
                         .iter()
-                        .map(|m| sample::declared_names(&fold_all_of(root, follow_ref(root, m))))
+                        .map(|m| sample::declared_names(&fold_all_of(root, refs::follow(root, m))))
                         .collect();
                     let sibling: Vec<String> = sample::declared_names(node);
                     Value::Array(
@@ -1118,24 +1130,8 @@ fn restrict_node(root: &Value, node: &Value) -> Value {
                 }
                 other => other.clone(),
             },
-            "allOf" | "prefixItems" => match value {
-                Value::Array(members) => {
-                    Value::Array(members.iter().map(|m| restrict_node(root, m)).collect())
-                }
-                other => other.clone(),
-            },
-            "items"
-            | "additionalProperties"
-            | "unevaluatedProperties"
-            | "unevaluatedItems"
-            | "additionalItems"
-            | "contains"
-            | "propertyNames"
-            | "not"
-            | "if"
-            | "then"
-            | "else" => restrict_node(root, value),
-            _ => value.clone(),
+            _ => keywords::map_subschemas(key, value, &mut |sub| restrict_node(root, sub))
+                .unwrap_or_else(|| value.clone()),
         };
         out.insert(key.clone(), rewritten);
     }
@@ -1153,7 +1149,7 @@ pub fn branch_order_invariance(case: &Case, options: &Options) -> Judged {
         ));
     }
     let original = render(case);
-    let base = present(&original, options, BRANCH_ORDER)?;
+    let base = present(&original, options, Oracle::BranchOrder)?;
     let forget = Forget {
         alternative_order: true,
         dialect: false,
@@ -1167,17 +1163,17 @@ pub fn branch_order_invariance(case: &Case, options: &Options) -> Judged {
             permuted.root.branches.rotate_left(1);
         }
         let variant = render(&permuted);
-        let other = present(&variant, options, BRANCH_ORDER)?;
+        let other = present(&variant, options, Oracle::BranchOrder)?;
         if canonical_text(&base, forget) != canonical_text(&other, forget) {
             let mut v = violation(
-                BRANCH_ORDER,
+                Oracle::BranchOrder,
                 format!(
                     "{permutation} branches change the presentation beyond orders and annotations: {base} vs {other}"
                 ),
                 &original,
                 options,
             );
-            v.variant = Some((BRANCH_ORDER.into(), variant));
+            v.variant = Some((Oracle::BranchOrder.name().into(), variant));
             return Err(v);
         }
         checked += 1;
@@ -1213,19 +1209,19 @@ pub fn duplicate_branch_invariance(case: &Case, options: &Options) -> Judged {
         return Ok(Outcome::Skipped("no branch".into()));
     };
     let original = render(case);
-    let base = present(&original, options, DUPLICATE_BRANCH)?;
+    let base = present(&original, options, Oracle::DuplicateBranch)?;
     let fresh = fresh_tag(case);
     let mut copy = first.clone();
     copy.tags = vec![fresh];
     let mut bigger = case.clone();
     bigger.root.branches.push(copy);
     let variant = render(&bigger);
-    let other = present(&variant, options, DUPLICATE_BRANCH)?;
+    let other = present(&variant, options, Oracle::DuplicateBranch)?;
     if let Some(message) =
         compare_duplicate(&base, &other, case.root.tag_name(), &literal_value(fresh))
     {
-        let mut v = violation(DUPLICATE_BRANCH, message, &original, options);
-        v.variant = Some((DUPLICATE_BRANCH.into(), variant));
+        let mut v = violation(Oracle::DuplicateBranch, message, &original, options);
+        v.variant = Some((Oracle::DuplicateBranch.name().into(), variant));
         return Err(v);
     }
     Ok(passed(1))
@@ -1278,7 +1274,7 @@ pub fn compare_duplicate(base: &Value, other: &Value, tag: &str, fresh: &Value) 
 pub fn dialect_invariance(case: &Case, options: &Options) -> Judged {
     let case = &case.normalized();
     let original = render(case);
-    let base = present(&original, options, DIALECT)?;
+    let base = present(&original, options, Oracle::Dialect)?;
     let forget = Forget {
         alternative_order: false,
         dialect: true,
@@ -1289,10 +1285,10 @@ pub fn dialect_invariance(case: &Case, options: &Options) -> Judged {
         let Some(variant) = render_as(case, *dialect) else {
             continue;
         };
-        let other = present(&variant, options, DIALECT)?;
+        let other = present(&variant, options, Oracle::Dialect)?;
         if canonical_text(&other, forget) != base_text {
             let mut v = violation(
-                DIALECT,
+                Oracle::Dialect,
                 format!(
                     "the {} form yields a different presentation: {other} vs {base}",
                     dialect.name()
@@ -1309,10 +1305,10 @@ pub fn dialect_invariance(case: &Case, options: &Options) -> Judged {
 }
 
 fn dialect_variant_name(dialect: Dialect) -> String {
-    format!("{DIALECT}:{}", dialect.name())
+    format!("{}:{}", Oracle::Dialect, dialect.name())
 }
 
-fn present(schema: &Value, options: &Options, oracle: &'static str) -> Result<Value, Violation> {
+fn present(schema: &Value, options: &Options, oracle: Oracle) -> Result<Value, Violation> {
     flatjoin::flatten(schema, options)
         .map(|f| f.schema)
         .map_err(|e| violation(oracle, format!("flatten failed: {e}"), schema, options))
@@ -1321,8 +1317,8 @@ fn present(schema: &Value, options: &Options, oracle: &'static str) -> Result<Va
 /// Everything the harness checks on one generated case.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CaseReport {
-    /// Each oracle's outcome, in [`ORACLES`] order (model oracles last).
-    pub outcomes: Vec<(&'static str, Outcome)>,
+    /// Each oracle's outcome, in [`Oracle::ALL`] order (model oracles last).
+    pub outcomes: Vec<(Oracle, Outcome)>,
     /// The widening measure of the case.
     pub widening: Option<f64>,
 }
@@ -1345,15 +1341,24 @@ pub fn evaluate_case(case: &Case, options: &Options) -> CaseReport {
     let run = |r: Judged| r.unwrap_or_else(|v| Outcome::Failed(Box::new(v)));
     let (mut outcomes, widening) = match Subject::prepare(&original, options) {
         Ok(Ok(subject)) => (subject.all(), subject.widening()),
-        Ok(Err(reason)) => (vec![(FLATTEN_ACCEPTS, Outcome::Skipped(reason))], None),
-        Err(v) => (vec![(FLATTEN_ACCEPTS, Outcome::Failed(Box::new(v)))], None),
+        Ok(Err(reason)) => (
+            vec![(Oracle::FlattenAccepts, Outcome::Skipped(reason))],
+            None,
+        ),
+        Err(v) => (
+            vec![(Oracle::FlattenAccepts, Outcome::Failed(Box::new(v)))],
+            None,
+        ),
     };
-    outcomes.push((BRANCH_ORDER, run(branch_order_invariance(&case, options))));
     outcomes.push((
-        DUPLICATE_BRANCH,
+        Oracle::BranchOrder,
+        run(branch_order_invariance(&case, options)),
+    ));
+    outcomes.push((
+        Oracle::DuplicateBranch,
         run(duplicate_branch_invariance(&case, options)),
     ));
-    outcomes.push((DIALECT, run(dialect_invariance(&case, options))));
+    outcomes.push((Oracle::Dialect, run(dialect_invariance(&case, options))));
     CaseReport { outcomes, widening }
 }
 

@@ -11,6 +11,9 @@
 
 use serde_json::{Map, Value, json};
 
+use crate::refs::follow;
+pub use crate::refs::resolve;
+
 /// An undeclared key name no generated case and no corpus file uses.
 pub const EXTRA_KEY: &str = "zz_extra";
 
@@ -114,49 +117,6 @@ fn foreign_names(names: &[Vec<String>], own: usize) -> Vec<String> {
         }
     }
     foreign
-}
-
-/// Resolves a local `$ref` (`#`, `#/...`) against the document root.
-pub fn resolve<'a>(root: &'a Value, reference: &str) -> Option<&'a Value> {
-    let fragment = reference.strip_prefix('#')?;
-    if fragment.is_empty() {
-        return Some(root);
-    }
-    let decoded = percent_decode(fragment);
-    root.pointer(&decoded)
-}
-
-fn percent_decode(text: &str) -> String {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%'
-            && let Some(h) = text.get(i + 1..i + 3)
-            && let Ok(b) = u8::from_str_radix(h, 16)
-        {
-            out.push(b);
-            i += 3;
-            continue;
-        }
-        out.push(bytes[i]);
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
-}
-
-/// Follows `$ref` chains (at most a few hops) to a schema that is not a bare reference.
-fn follow<'a>(root: &'a Value, mut schema: &'a Value) -> &'a Value {
-    for _ in 0..8 {
-        match schema.get("$ref").and_then(Value::as_str) {
-            Some(r) => match resolve(root, r) {
-                Some(target) => schema = target,
-                None => return schema,
-            },
-            None => return schema,
-        }
-    }
-    schema
 }
 
 /// A union member with the union node's sibling keywords folded in (SPEC §1: sibling

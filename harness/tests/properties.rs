@@ -14,16 +14,8 @@ use proptest::strategy::ValueTree;
 use proptest::test_runner::{FileFailurePersistence, RngSeed};
 
 // With `fault-injection` the struct has a third field (`fault`), which the update fills.
-#[allow(
-    clippy::needless_update,
-    reason = "needed when the fault-injection feature adds a field"
-)]
 fn options(open_branches: OpenBranches, scope: Scope) -> Options {
-    Options {
-        open_branches,
-        scope,
-        ..Options::default()
-    }
+    Options::new(scope, open_branches)
 }
 
 /// A few hundred cases (more with `PROPTEST_CASES`), from a fixed seed unless `PROPTEST_RNG_SEED`

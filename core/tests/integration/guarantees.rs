@@ -131,10 +131,7 @@ fn open_branch_readings() {
     // Declared: x is joined from branch a alone.
     assert_eq!(declared["properties"]["x"]["type"], "string");
     assert!(declared.get("additionalProperties").is_none());
-    let permissive = Options {
-        open_branches: OpenBranches::Permissive,
-        ..Options::default()
-    };
+    let permissive = Options::default().with_open_branches(OpenBranches::Permissive);
     let p = flatten(&original, &permissive).expect("flattens").schema;
     // Permissive: branch b accepts x with any value, so x is unconstrained.
     let judge = validator(&p);
@@ -162,10 +159,7 @@ fn permissive_uses_typed_catch_all_and_patterns() {
         {"type": "object", "properties": {"k": {"const": 2}}, "required": ["k"],
          "patternProperties": {"^n_": {"type": "integer"}}, "additionalProperties": {"type": "boolean"}}
     ]});
-    let options = Options {
-        open_branches: OpenBranches::Permissive,
-        ..Options::default()
-    };
+    let options = Options::default().with_open_branches(OpenBranches::Permissive);
     let p = flatten(&original, &options).expect("flattens").schema;
     let judge = validator(&p);
     assert!(judge.is_valid(&json!({"k": 2, "n_count": 3})));
@@ -178,14 +172,7 @@ fn scope_root_leaves_nested_unions() {
     let path = corpus_dir().join("dialects/zod4-draft2020-12/nested_union_in_variant.json");
     let original = read(&path);
     let all = flatten(&original, &Options::default()).expect("flattens");
-    let root = flatten(
-        &original,
-        &Options {
-            scope: Scope::Root,
-            ..Options::default()
-        },
-    )
-    .expect("flattens");
+    let root = flatten(&original, &Options::default().with_scope(Scope::Root)).expect("flattens");
     assert_eq!(all.diagnostics.flattened.len(), 2);
     assert_eq!(root.diagnostics.flattened.len(), 1);
     assert_eq!(root.schema["type"], "object");

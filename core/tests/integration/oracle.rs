@@ -23,8 +23,28 @@ pub fn read(path: &Path) -> Value {
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
-/// Every `*.json` file under `corpus/<sub>`, sorted.
+/// How many files each corpus folder holds at least (the bundled count when this was written);
+/// any other folder must hold one.
+const MIN_FILES: &[(&str, usize)] = &[("dialects", 50), ("manifests", 13)];
+
+/// Every `*.json` file under `corpus/<sub>`, sorted. Panics when the folder is missing or holds
+/// fewer than its minimum: a replay over nothing must fail, never pass.
 pub fn files(sub: &str) -> Vec<PathBuf> {
+    let out = files_below(sub);
+    let min = MIN_FILES
+        .iter()
+        .find(|(folder, _)| *folder == sub)
+        .map_or(1, |(_, n)| *n);
+    assert!(
+        out.len() >= min,
+        "corpus/{sub}: {} JSON files, expected at least {min} ({})",
+        out.len(),
+        corpus_dir().join(sub).display()
+    );
+    out
+}
+
+fn files_below(sub: &str) -> Vec<PathBuf> {
     let mut out = Vec::new();
     let mut stack = vec![corpus_dir().join(sub)];
     while let Some(dir) = stack.pop() {

@@ -94,10 +94,7 @@ fn discriminator_beside_nested_wrapper_still_unwraps() {
     let mut pydantic = zod.clone();
     pydantic["oneOf"][1]["properties"]["value"]["discriminator"] = json!({"propertyName": "kind"});
     pydantic["oneOf"][1]["properties"]["value"]["title"] = json!("Value");
-    let options = Options {
-        scope: flatjoin::Scope::Root,
-        ..Options::default()
-    };
+    let options = Options::default().with_scope(flatjoin::Scope::Root);
     let a = flatten(&zod, &options).expect("flattens").schema;
     let b = flatten(&pydantic, &options).expect("flattens").schema;
     assert_eq!(

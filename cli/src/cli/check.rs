@@ -1,0 +1,102 @@
+//! `flatjoin check`: the conformance run (corpus replay, generated cases, per-oracle summary,
+//! `reports/conformance.md`, shrunk counterexamples under `corpus/regressions/`).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Args;
+
+use flatjoin_harness::check::{self, CheckConfig};
+
+/// Arguments of `flatjoin check`.
+#[derive(Args, Debug)]
+pub struct CheckArgs {
+    /// Generated cases to run after the corpus.
+    #[arg(long, default_value_t = check::DEFAULT_CASES)]
+    pub cases: u32,
+    /// Seed of the case generator (the default is fixed, so runs are reproducible).
+    #[arg(long, default_value_t = check::DEFAULT_SEED)]
+    pub seed: u64,
+    /// Corpus folder to replay; counterexamples are written to its `regressions/`.
+    #[arg(long, value_name = "DIR", default_value = "corpus")]
+    pub corpus: PathBuf,
+    /// Where to write the Markdown report.
+    #[arg(long, value_name = "FILE", default_value = "reports/conformance.md")]
+    pub report: PathBuf,
+    /// Inject a named fault into the core (needs a build with `--features fault-injection`).
+    #[arg(long, value_name = "NAME")]
+    pub inject_fault: Option<String>,
+}
+
+/// Runs `flatjoin check`: exit 0 when every oracle held, 1 on any violation.
+pub fn run(args: &CheckArgs) -> Result<ExitCode, String> {
+    let command = std::iter::once("flatjoin".to_owned())
+        .chain(std::env::args().skip(1))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let mut config = CheckConfig::new(command);
+    config.cases = args.cases;
+    config.seed = args.seed;
+    // The bundled corpus: `corpus/` under the working directory (the repository root), else the
+    // one this binary was built from.
+    let bundled = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../corpus"));
+    let corpus = if args.corpus.is_dir() {
+        args.corpus.clone()
+    } else if args.corpus.as_os_str() == "corpus" && bundled.is_dir() {
+        bundled
+    } else {
+        return Err(format!(
+            "{}: no such corpus folder (run from the repository root, or pass --corpus DIR)",
+            args.corpus.display()
+        ));
+    };
+    config.regressions = Some(corpus.join("regressions"));
+    config.corpus = Some(corpus);
+    config.report = Some(args.report.clone());
+    if let Some(name) = &args.inject_fault {
+        inject(&mut config, name)?;
+    }
+    let bar = (config.progress_bar && !config.quiet).then(|| {
+        let bar = indicatif::ProgressBar::new(u64::from(config.cases));
+        if let Ok(style) = indicatif::ProgressStyle::default_bar()
+            .template("{msg} [{bar:40}] {pos}/{len} cases ({per_sec}, eta {eta})")
+        {
+            bar.set_style(style.progress_chars("=> "));
+        }
+        bar.set_message("generated");
+        bar
+    });
+    let result = check::run_with_progress(
+        &config,
+        &mut |line| println!("{line}"),
+        &mut |done, _total| {
+            if let Some(bar) = &bar {
+                bar.set_position(u64::from(done));
+            }
+        },
+    );
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    print!("{}", result.table());
+    println!("report written to {}", args.report.display());
+    Ok(if result.failed() == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+#[cfg(feature = "fault-injection")]
+fn inject(config: &mut CheckConfig, name: &str) -> Result<(), String> {
+    let fault: flatjoin::Fault = name.parse()?;
+    config.base.fault = Some(fault);
+    Ok(())
+}
+
+#[cfg(not(feature = "fault-injection"))]
+fn inject(_config: &mut CheckConfig, name: &str) -> Result<(), String> {
+    Err(format!(
+        "--inject-fault {name}: this binary has no faults; build it with `cargo build --release -p flatjoin-cli --features fault-injection`"
+    ))
+}

@@ -1,0 +1,157 @@
+//! `flatjoin flatten` and `flatjoin manifest`: print the presentation of a schema or manifest.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Args, ValueEnum};
+use flatjoin::{Diagnostics, OpenBranches, Options, Scope};
+use serde_json::Value;
+
+use flatjoin_cli::io::{input_name, read_json};
+
+/// Which union sites to flatten.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum ScopeArg {
+    /// Every discriminated union, wherever it is nested.
+    All,
+    /// Only a discriminated union at the root.
+    Root,
+}
+
+/// How open branches take part in the join (SPEC §2.8).
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum OpenBranchesArg {
+    /// Only branches that declare a property shape its join (Pydantic/serde/Zod runtimes).
+    Declared,
+    /// JSON Schema's literal reading: open branches add what they accept under undeclared keys.
+    Permissive,
+}
+
+/// Options shared by `flatten` and `manifest`.
+#[derive(Args, Debug)]
+pub struct JoinOptions {
+    /// Which union sites to flatten.
+    #[arg(long, value_enum, default_value = "all")]
+    pub scope: ScopeArg,
+    /// How open branches take part in the join of a property they do not declare.
+    #[arg(long, value_enum, default_value = "declared")]
+    pub open_branches: OpenBranchesArg,
+    /// Write what happened at each union site to this file as JSON.
+    #[arg(long, value_name = "OUT.json")]
+    pub diagnostics: Option<PathBuf>,
+}
+
+impl JoinOptions {
+    /// The library options these flags select.
+    pub fn options(&self) -> Options {
+        Options::new(
+            match self.scope {
+                ScopeArg::All => Scope::All,
+                ScopeArg::Root => Scope::Root,
+            },
+            match self.open_branches {
+                OpenBranchesArg::Declared => OpenBranches::Declared,
+                OpenBranchesArg::Permissive => OpenBranches::Permissive,
+            },
+        )
+    }
+}
+
+/// Arguments of `flatjoin flatten`.
+#[derive(Args, Debug)]
+pub struct FlattenArgs {
+    /// The schema file; `-` or nothing reads standard input.
+    pub file: Option<PathBuf>,
+    #[command(flatten)]
+    pub join: JoinOptions,
+}
+
+/// Arguments of `flatjoin manifest`.
+#[derive(Args, Debug)]
+pub struct ManifestArgs {
+    /// The `tools/list` result file; `-` or nothing reads standard input.
+    pub file: Option<PathBuf>,
+    #[command(flatten)]
+    pub join: JoinOptions,
+    /// Also lower every flattened input schema to this provider's dialect (narrowings, if the
+    /// profile makes any, are listed on stderr).
+    #[arg(long, value_enum)]
+    pub profile: Option<flatjoin_cli::profiles::Profile>,
+}
+
+fn print_json(value: &Value) -> Result<(), String> {
+    let text = serde_json::to_string_pretty(value).map_err(|e| format!("cannot print: {e}"))?;
+    println!("{text}");
+    Ok(())
+}
+
+fn write_diagnostics(path: &Path, value: &Value) -> Result<(), String> {
+    let text = serde_json::to_string_pretty(value).map_err(|e| format!("cannot print: {e}"))?;
+    std::fs::write(path, text + "\n").map_err(|e| format!("{}: cannot write: {e}", path.display()))
+}
+
+/// Runs `flatjoin flatten`.
+pub fn run_flatten(args: &FlattenArgs) -> Result<ExitCode, String> {
+    let name = input_name(args.file.as_deref());
+    let schema = read_json(args.file.as_deref())?;
+    let flat = flatjoin::flatten_owned(schema, &args.join.options())
+        .map_err(|e| format!("{name}: {e}"))?;
+    if let Some(path) = &args.join.diagnostics {
+        write_diagnostics(path, &flat.diagnostics.to_json())?;
+    }
+    print_json(&flat.schema)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Runs `flatjoin manifest`.
+pub fn run_manifest(args: &ManifestArgs) -> Result<ExitCode, String> {
+    let name = input_name(args.file.as_deref());
+    let manifest = read_json(args.file.as_deref())?;
+    let options = args.join.options();
+    let Some(profile) = args.profile else {
+        // Nothing else needs the input: flatten it in place instead of building a copy.
+        let flat = flatjoin::flatten_manifest_owned(manifest, &options)
+            .map_err(|e| format!("{name}: {e}"))?;
+        if let Some(path) = &args.join.diagnostics {
+            write_diagnostics(path, &manifest_diagnostics(&flat.tools))?;
+        }
+        print_json(&flat.manifest)?;
+        return Ok(ExitCode::SUCCESS);
+    };
+    if let Some(path) = &args.join.diagnostics {
+        let flat =
+            flatjoin::flatten_manifest(&manifest, &options).map_err(|e| format!("{name}: {e}"))?;
+        write_diagnostics(path, &manifest_diagnostics(&flat.tools))?;
+    }
+    // The same surface the MCP proxy and `export` use, so all three agree byte for byte.
+    let applied = flatjoin_cli::surfaces::apply_profile(&manifest, Some(profile), &options)
+        .map_err(|e| format!("{name}: {e}"))?;
+    for (tool, n) in &applied.narrowings {
+        eprintln!(
+            "flatjoin: note: {tool}: {} narrowing at {}: {}",
+            n.rule, n.pointer, n.detail
+        );
+    }
+    print_json(&applied.output)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Manifest diagnostics: the `flatten` format, with pointers inside the manifest and the tool
+/// named on each entry.
+fn manifest_diagnostics(tools: &[(String, Diagnostics)]) -> Value {
+    let mut flattened = Vec::new();
+    let mut skipped = Vec::new();
+    for (tool, d) in tools {
+        for s in &d.flattened {
+            flattened.push(serde_json::json!({
+                "tool": tool, "pointer": s.pointer, "discriminator": s.discriminator, "branches": s.branches,
+            }));
+        }
+        for s in &d.skipped {
+            skipped.push(serde_json::json!({
+                "tool": tool, "pointer": s.pointer, "reason": s.reason.to_string(),
+            }));
+        }
+    }
+    serde_json::json!({"flattened": flattened, "skipped": skipped})
+}

@@ -1,0 +1,274 @@
+//! `flatjoin lint`: what a provider would reject in a manifest or schema, and what `export` does
+//! about it.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, ValueEnum};
+use serde_json::json;
+
+use flatjoin_cli::io::{input_name, read_json};
+use flatjoin_cli::profiles::{self, Profile, Severity, sdk};
+use flatjoin_cli::surfaces;
+
+/// Output format of `lint`.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum Format {
+    /// One finding per paragraph, for people.
+    Text,
+    /// One JSON document, for CI.
+    Json,
+}
+
+/// Arguments of `flatjoin lint`.
+#[derive(Args, Debug)]
+pub struct LintArgs {
+    /// The provider profile to check against.
+    #[arg(long, value_enum)]
+    pub profile: Profile,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: Format,
+    /// A manifest (`tools/list` result) or a single schema (one tool named after the file); `-`
+    /// or nothing reads standard input.
+    pub file: Option<PathBuf>,
+}
+
+/// Runs `lint`: exit 0 when nothing would be rejected, 1 otherwise.
+pub fn run(args: &LintArgs) -> Result<ExitCode, String> {
+    let input = read_json(args.file.as_deref())?;
+    let tools = surfaces::tools_of(&input, args.file.as_deref())?;
+    let named: Vec<(String, serde_json::Value)> = tools
+        .iter()
+        .map(|t| (t.name.clone(), t.schema.clone()))
+        .collect();
+    let findings = profiles::lint_tools(args.profile, &named);
+    let rejected: Vec<&str> = named
+        .iter()
+        .map(|(n, _)| n.as_str())
+        .filter(|n| {
+            findings
+                .iter()
+                .any(|f| f.tool == *n && f.severity == Severity::Error)
+        })
+        .collect();
+    let errors = findings
+        .iter()
+        .filter(|f| f.severity == Severity::Error)
+        .count();
+    match args.format {
+        Format::Json => {
+            let doc = json!({
+                "file": input_name(args.file.as_deref()),
+                "profile": args.profile.name(),
+                "tools": named.len(),
+                "rejected_tools": rejected,
+                "findings": findings.iter().map(profiles::Finding::to_json).collect::<Vec<_>>(),
+            });
+            let text =
+                serde_json::to_string_pretty(&doc).map_err(|e| format!("cannot print: {e}"))?;
+            println!("{text}");
+        }
+        Format::Text => {
+            for f in &findings {
+                let severity = match f.severity {
+                    Severity::Error => "error",
+                    Severity::Warning => "warning",
+                };
+                let pointer = if f.pointer.is_empty() {
+                    "/"
+                } else {
+                    &f.pointer
+                };
+                println!(
+                    "{}: {} {severity}[{}]: {}",
+                    f.tool, pointer, f.rule, f.message
+                );
+                println!("    fix: {}", f.fix);
+            }
+            println!(
+                "{}: {} of {} tools pass profile {} ({} errors, {} warnings)",
+                input_name(args.file.as_deref()),
+                named.len() - rejected.len(),
+                named.len(),
+                args.profile.name(),
+                errors,
+                findings.len() - errors,
+            );
+        }
+    }
+    Ok(if errors > 0 {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// Arguments of `flatjoin lint-report`.
+#[derive(Args, Debug)]
+pub struct LintReportArgs {
+    /// A Python with the pinned SDKs of `cli/sdk/requirements.txt` (the e2e test's venv is
+    /// `target/sdk-venv/bin/python`): fills the "accepted by the official SDK" column.
+    #[arg(long, requires = "sdk_script")]
+    pub sdk_python: Option<PathBuf>,
+    /// The SDK judge script, `cli/sdk/check.py`.
+    #[arg(long, requires = "sdk_python")]
+    pub sdk_script: Option<PathBuf>,
+    /// Manifests or schemas to count.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+}
+
+/// Runs `lint-report`: prints a markdown table, one row per profile, of how many tools pass lint
+/// before and after lowering (and how many of them the lowering narrows).
+pub fn run_report(args: &LintReportArgs) -> Result<ExitCode, String> {
+    let mut tools = Vec::new();
+    let mut per_file = Vec::new();
+    for file in &args.files {
+        let input = read_json(Some(file))?;
+        let these = surfaces::tools_of(&input, Some(file))?;
+        tools.extend(these.iter().cloned());
+        per_file.push(these);
+    }
+    let options = flatjoin::Options::default();
+    let mut shown: Vec<String> = Vec::new();
+    if let (Some(python), Some(script)) = (&args.sdk_python, &args.sdk_script) {
+        shown.push(format!("--sdk-python {}", python.display()));
+        shown.push(format!("--sdk-script {}", script.display()));
+    }
+    shown.extend(args.files.iter().map(|f| f.display().to_string()));
+    let sdk = sdk_column(args, &tools)?;
+    println!(
+        "<!-- Generated by `flatjoin lint-report {}`; do not edit. -->",
+        shown.join(" ")
+    );
+    println!();
+    println!("# Provider profiles over {} tools", tools.len());
+    println!();
+    println!(
+        "A tool passes when `flatjoin lint --profile P` finds nothing the provider rejects in it; \"before\" \
+         lints the tool as published, \"after\" lints what `flatjoin export` / `manifest --profile` / \
+         `mcp-proxy --profile` serve (flat join, then the profile's lowering). Request-wide limits \
+         (anthropic-strict's counts across all tools) are not any one tool's and are left out here. \
+         \"Accepted by the official SDK\" counts the tools whose export the provider's own SDK code \
+         accepts unchanged (`cli/sdk/check.py`, pinned in `cli/sdk/requirements.txt`): {}.",
+        sdk_checks_text()
+    );
+    println!();
+    println!(
+        "| profile | tools | pass before | pass after | narrowed by the lowering | accepted by the official SDK |"
+    );
+    println!("|---|---:|---:|---:|---:|---:|");
+    for profile in Profile::ALL {
+        let (before, after) = surfaces::pass_counts(&tools, profile, &options);
+        let narrowed = tools
+            .iter()
+            .filter(|t| {
+                surfaces::present(&t.schema, Some(profile), &options)
+                    .is_ok_and(|l| !l.narrowings.is_empty())
+            })
+            .count();
+        let accepted = match (sdk.as_ref(), sdk::check_of(profile)) {
+            (_, None) => "n/a: the SDK does not check".to_owned(),
+            (None, Some(_)) => "not run (needs --sdk-python)".to_owned(),
+            (Some(counts), Some(_)) => counts
+                .iter()
+                .find(|(p, _)| *p == profile)
+                .map_or_else(String::new, |(_, n)| n.to_string()),
+        };
+        println!(
+            "| {} | {} | {before} | {after} | {narrowed} | {accepted} |",
+            profile.name(),
+            tools.len()
+        );
+    }
+    // Request-wide limits: one request per file (all of a server's tools at once).
+    let profile = Profile::AnthropicStrict;
+    let within = |lowered: bool| {
+        per_file
+            .iter()
+            .filter(|these| {
+                let named: Vec<(String, serde_json::Value)> = these
+                    .iter()
+                    .map(|t| {
+                        let schema = if lowered {
+                            surfaces::present(&t.schema, Some(profile), &options)
+                                .map_or_else(|_| t.schema.clone(), |l| l.schema)
+                        } else {
+                            t.schema.clone()
+                        };
+                        (t.name.clone(), schema)
+                    })
+                    .collect();
+                !profiles::lint_tools(profile, &named)
+                    .iter()
+                    .any(|f| f.tool == "(request)")
+            })
+            .count()
+    };
+    println!();
+    println!(
+        "Request-wide limits of {} (24 optional and 16 union-typed parameters, 20 strict tools, \
+         counted over all tools of one file sent in one request): {} of {} files within them \
+         before lowering, {} after.",
+        profile.name(),
+        within(false),
+        per_file.len(),
+        within(true)
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The SDK checks named in the report's text.
+fn sdk_checks_text() -> String {
+    Profile::ALL
+        .iter()
+        .filter_map(|p| sdk::check_of(*p).map(|c| format!("{} by {}", p.name(), c.sdk())))
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// Per profile with an SDK check, how many tools pass it (every export mode of the tool), when
+/// an SDK interpreter was given. One batch, one Python process.
+fn sdk_column(
+    args: &LintReportArgs,
+    tools: &[surfaces::ToolInput],
+) -> Result<Option<Vec<(Profile, usize)>>, String> {
+    let (Some(python), Some(script)) = (&args.sdk_python, &args.sdk_script) else {
+        return Ok(None);
+    };
+    let judge = sdk::Judge {
+        python: python.clone(),
+        script: script.clone(),
+    };
+    let mut items = Vec::new();
+    let mut owner = Vec::new();
+    for profile in Profile::ALL {
+        for (i, tool) in tools.iter().enumerate() {
+            // A tool whose flat join fails has no export to judge; it is not counted as accepted.
+            if let Ok(these) = sdk::items(tool, profile, &format!("{i}:{}", tool.name)) {
+                owner.extend(these.iter().map(|_| (profile, i)));
+                items.extend(these);
+            }
+        }
+    }
+    let verdicts = judge.judge(&items)?;
+    let counts = Profile::ALL
+        .iter()
+        .map(|&profile| {
+            let passing = (0..tools.len())
+                .filter(|&i| {
+                    let mine: Vec<_> = owner
+                        .iter()
+                        .zip(&verdicts)
+                        .filter(|((p, t), _)| *p == profile && *t == i)
+                        .map(|(_, v)| v)
+                        .collect();
+                    !mine.is_empty() && mine.iter().all(|v| v.passes())
+                })
+                .count();
+            (profile, passing)
+        })
+        .collect();
+    Ok(Some(counts))
+}

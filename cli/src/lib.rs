@@ -1,0 +1,13 @@
+//! flatjoin-cli: the product's surfaces on top of the `flatjoin` core — the `flatjoin` binary's
+//! file reading, the provider profiles (lint, lowering, export), the shared presentation path of
+//! the manifest, export and MCP surfaces, the rmcp stdio proxy, and the schemars helper.
+//!
+//! Every surface calls the one owning projection, [`flatjoin::flatten`], through
+//! [`surfaces::present`]; nothing here re-implements any part of the join. The conformance
+//! harness behind `flatjoin check` is the `flatjoin-harness` crate.
+
+pub mod io;
+pub mod mcp_proxy;
+pub mod profiles;
+pub mod surfaces;
+pub mod tool_schema;

@@ -1,0 +1,404 @@
+//! Soundness of every profile's lowering, judged by the harness oracle's judge (`jsonschema` with
+//! formats asserted; never by flatjoin code): for the presentation of every corpus dialect sample
+//! and every real manifest tool, values drawn from the presentation (and from the original's
+//! branches) that the presentation accepts must be accepted by the lowered schema, or be explained
+//! by a narrowing the lowering listed: after the test's own inverse of the listed narrowings
+//! (undeclared keys dropped where an object was listed as closed, `null` filled in where a field
+//! was made nullable) the lowered schema accepts the value, and the profile's normalizer maps it
+//! back to the value the original runtime is given.
+
+use std::path::{Path, PathBuf};
+
+use flatjoin_cli::profiles::{self, Lowered, Profile};
+use flatjoin_harness::oracle;
+use flatjoin_harness::sample::{self, Reading};
+use serde_json::{Value, json};
+
+fn corpus() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus")
+}
+
+/// Every (name, original input schema) of the dialect samples and the manifests.
+fn inputs() -> Vec<(String, Value)> {
+    let mut out = Vec::new();
+    let mut files: Vec<PathBuf> = Vec::new();
+    for dir in ["dialects", "manifests", "spec", "regressions"] {
+        let root = corpus().join(dir);
+        let mut stack = vec![root];
+        while let Some(d) = stack.pop() {
+            let Ok(entries) = std::fs::read_dir(&d) else {
+                continue;
+            };
+            for e in entries.flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    stack.push(p);
+                } else if p.extension().is_some_and(|x| x == "json") {
+                    files.push(p);
+                }
+            }
+        }
+    }
+    files.sort();
+    for f in files {
+        let text = std::fs::read(&f).expect("corpus file readable");
+        let value: Value = serde_json::from_slice(&text).expect("corpus file is JSON");
+        let label = f.strip_prefix(corpus()).unwrap_or(&f).display().to_string();
+        // A spec file is a list of join cases, a regression one case: their `schema`s.
+        if let Value::Array(cases) = &value {
+            for (i, case) in cases.iter().enumerate() {
+                if let Some(s) = case.get("schema") {
+                    out.push((format!("{label}[{i}]"), s.clone()));
+                }
+            }
+            continue;
+        }
+        if label.starts_with("regressions") {
+            if let Some(s) = value.get("schema") {
+                out.push((label, s.clone()));
+            }
+            continue;
+        }
+        match value.get("tools").and_then(Value::as_array) {
+            Some(tools) => {
+                for t in tools {
+                    let name = t.get("name").and_then(Value::as_str).unwrap_or("?");
+                    if let Some(s) = t.get("inputSchema") {
+                        out.push((format!("{label}#{name}"), s.clone()));
+                    }
+                }
+            }
+            None => out.push((label, value)),
+        }
+    }
+    out
+}
+
+/// Gemini's `nullable: true` (OpenAPI 3.0) read as JSON Schema, so `jsonschema` judges what
+/// Gemini means. Everything else in the subset means the same in both.
+fn openapi_to_json_schema(schema: &Value) -> Value {
+    match schema {
+        Value::Object(map) => {
+            let mut out = serde_json::Map::new();
+            for (k, v) in map {
+                let v = match k.as_str() {
+                    "properties" | "$defs" | "definitions" => match v {
+                        Value::Object(children) => Value::Object(
+                            children
+                                .iter()
+                                .map(|(n, c)| (n.clone(), openapi_to_json_schema(c)))
+                                .collect(),
+                        ),
+                        other => other.clone(),
+                    },
+                    "items" => openapi_to_json_schema(v),
+                    "anyOf" => match v {
+                        Value::Array(list) => {
+                            Value::Array(list.iter().map(openapi_to_json_schema).collect())
+                        }
+                        other => other.clone(),
+                    },
+                    _ => v.clone(),
+                };
+                out.insert(k.clone(), v);
+            }
+            if out.shift_remove("nullable") == Some(Value::Bool(true)) {
+                return json!({"anyOf": [Value::Object(out), {"type": "null"}]});
+            }
+            Value::Object(out)
+        }
+        other => other.clone(),
+    }
+}
+
+/// The harness oracle's judge (`jsonschema`, formats asserted).
+fn validator(schema: &Value) -> jsonschema::Validator {
+    oracle::judge(schema).unwrap_or_else(|e| panic!("schema does not compile: {e}\n{schema}"))
+}
+
+/// The test's inverse of the listed narrowings, walking `value` along the lowered schema.
+/// Which listed narrowings [`Inverse::apply`] undoes.
+struct Inverse<'a> {
+    root: &'a Value,
+    lowered: &'a Lowered,
+    /// Drop undeclared keys where an object was listed as closed.
+    close: bool,
+    /// Fill `null` for absent optional-nullable fields that were made required.
+    kept: bool,
+}
+
+impl Inverse<'_> {
+    fn apply(&self, pointer: &str, schema: &Value, value: &mut Value, depth: usize) {
+        let (root, lowered, kept) = (self.root, self.lowered, self.kept);
+        if depth > 40 {
+            return;
+        }
+        if let Some(Value::String(r)) = schema.get("$ref") {
+            let target_pointer = r.trim_start_matches('#').to_owned();
+            if let Some(target) = root.pointer(&target_pointer) {
+                self.apply(&target_pointer, target, value, depth + 1);
+            }
+            return;
+        }
+        if let Some(Value::Array(alts)) = schema.get("anyOf") {
+            // The first alternative that accepts the conformed value, else the first of the value's type.
+            for (i, alt) in alts.iter().enumerate() {
+                let mut attempt = value.clone();
+                let p = format!("{pointer}/anyOf/{i}");
+                self.apply(&p, alt, &mut attempt, depth + 1);
+                let mut probe = alt.clone();
+                if let (Value::Object(m), Some(defs)) = (&mut probe, root.get("$defs")) {
+                    m.insert("$defs".into(), defs.clone());
+                }
+                if let (Value::Object(m), Some(defs)) = (&mut probe, root.get("definitions")) {
+                    m.insert("definitions".into(), defs.clone());
+                }
+                if oracle::judge(&probe).is_ok_and(|v| v.is_valid(&attempt)) {
+                    *value = attempt;
+                    return;
+                }
+            }
+            return;
+        }
+        match value {
+            Value::Object(fields) => {
+                let Some(Value::Object(props)) = schema.get("properties") else {
+                    return;
+                };
+                let closed_here = lowered
+                    .narrowings
+                    .iter()
+                    .any(|n| n.rule == "closed-object" && n.pointer == pointer);
+                if self.close && closed_here {
+                    fields.retain(|k, _| props.contains_key(k));
+                }
+                let kept_fields = if kept {
+                    &lowered.required_nullable[..]
+                } else {
+                    &[]
+                };
+                for m in lowered
+                    .made_nullable
+                    .iter()
+                    .chain(kept_fields)
+                    .filter(|m| m.object == pointer)
+                {
+                    fields.entry(m.field.clone()).or_insert(Value::Null);
+                }
+                for (k, v) in fields.iter_mut() {
+                    if let Some(def) = props.get(k) {
+                        let p = format!(
+                            "{pointer}/properties/{}",
+                            k.replace('~', "~0").replace('/', "~1")
+                        );
+                        self.apply(&p, def, v, depth + 1);
+                    }
+                }
+            }
+            Value::Array(items) => {
+                if let Some(def) = schema.get("items") {
+                    let p = format!("{pointer}/items");
+                    for v in items {
+                        self.apply(&p, def, v, depth + 1);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+#[test]
+fn every_lowering_is_sound_or_lists_its_narrowing() {
+    let inputs = inputs();
+    assert!(
+        inputs.len() > 150,
+        "corpus missing: found {} inputs",
+        inputs.len()
+    );
+    let mut report = Vec::new();
+    let mut failures = Vec::new();
+    for profile in Profile::ALL {
+        let mut checked = 0usize;
+        let mut narrowed = 0usize;
+        for (name, original) in &inputs {
+            let Ok(flat) = flatjoin::flatten(original, &flatjoin::Options::default()) else {
+                continue;
+            };
+            let presentation = flat.schema;
+            let lowered = profiles::lower(profile, &presentation);
+            let judged_lowered = if profile == Profile::Gemini {
+                openapi_to_json_schema(&lowered.schema)
+            } else {
+                lowered.schema.clone()
+            };
+            // An input that is not a valid schema of its own dialect has nothing to judge by.
+            let Ok(shown) = oracle::judge(&presentation) else {
+                continue;
+            };
+            let low = validator(&judged_lowered);
+            let mut values = sample::samples(&presentation, Reading::Permissive);
+            for b in sample::branch_samples(original, Reading::Declared) {
+                values.extend(b.values);
+            }
+            for v in values.into_iter().filter(|v| shown.is_valid(v)) {
+                checked += 1;
+                if low.is_valid(&v) {
+                    continue;
+                }
+                narrowed += 1;
+                if lowered.narrowings.is_empty() {
+                    failures.push(format!(
+                        "{}: {name}: unsound and unlisted: lowered rejects {v}\nlowered: {}",
+                        profile.name(),
+                        lowered.schema
+                    ));
+                    continue;
+                }
+                // A non-object root value is explained by a listed `root-object` narrowing.
+                if !v.is_object() && lowered.narrowings.iter().any(|n| n.rule == "root-object") {
+                    continue;
+                }
+                let mut conformed = v.clone();
+                Inverse {
+                    root: &lowered.schema,
+                    lowered: &lowered,
+                    close: true,
+                    kept: true,
+                }
+                .apply("", &lowered.schema, &mut conformed, 0);
+                if !low.is_valid(&conformed) {
+                    let listed_any_value = lowered.narrowings.iter().any(|n| n.rule == "any-value");
+                    if !listed_any_value {
+                        let errors: Vec<String> = low
+                            .iter_errors(&conformed)
+                            .map(|e| e.to_string())
+                            .take(3)
+                            .collect();
+                        failures.push(format!(
+                            "{}: {name}: rejected beyond the listed narrowings: {conformed} ({errors:?})",
+                            profile.name()
+                        ));
+                    }
+                    continue;
+                }
+                // The normalizer as the proxy applies it: a passed-on `null` becomes absent only
+                // where the original (here: the presentation) needs it.
+                let accepts = |x: &Value| shown.is_valid(x);
+                let normalized =
+                    profiles::normalize_arguments_checked(&lowered, &conformed, &accepts);
+                if !shown.is_valid(&normalized) {
+                    failures.push(format!(
+                        "{}: {name}: the normalizer's output {normalized} is not accepted by the presentation",
+                        profile.name()
+                    ));
+                }
+                // Where only nulls were filled in, the normalizer must give back exactly `v`.
+                let mut filled = v.clone();
+                Inverse {
+                    root: &lowered.schema,
+                    lowered: &lowered,
+                    close: false,
+                    kept: false,
+                }
+                .apply("", &lowered.schema, &mut filled, 0);
+                if low.is_valid(&filled)
+                    && profiles::normalize_arguments_checked(&lowered, &filled, &accepts) != v
+                {
+                    failures.push(format!(
+                        "{}: {name}: normalize({filled}) is not the value the model meant, {v}",
+                        profile.name()
+                    ));
+                }
+            }
+        }
+        report.push(format!(
+            "{}: {checked} values checked, {narrowed} needed a listed narrowing",
+            profile.name()
+        ));
+        assert!(
+            checked > 1000,
+            "{}: only {checked} values checked",
+            profile.name()
+        );
+    }
+    println!("{}", report.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures
+            .iter()
+            .take(20)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}
+
+/// Lint and lowering agree: what `export` serves passes the profile's lint, for every corpus input,
+/// except the rejections the lowering reports instead of fixing (recursive `$ref` for the profiles
+/// that cannot express recursion). And lint has teeth: every profile finds something in the inputs
+/// as published.
+#[test]
+fn every_lowered_presentation_passes_its_profile_lint() {
+    let inputs = inputs();
+    let mut failures = Vec::new();
+    for profile in Profile::ALL {
+        let mut before = 0usize;
+        let mut residual_recursive = 0usize;
+        for (name, original) in &inputs {
+            before += profiles::lint(profile, name, original)
+                .iter()
+                .filter(|f| f.severity == profiles::Severity::Error)
+                .count();
+            let Ok(flat) = flatjoin::flatten(original, &flatjoin::Options::default()) else {
+                continue;
+            };
+            let lowered = profiles::lower(profile, &flat.schema);
+            let tool = name.rsplit('#').next().unwrap_or(name);
+            for f in profiles::lint(profile, tool, &lowered.schema) {
+                if f.severity != profiles::Severity::Error || f.rule == "tool-name" {
+                    continue;
+                }
+                let recursive = holds_ref(&lowered.schema);
+                if recursive
+                    && (f.rule == "recursive-ref"
+                        || (profile == Profile::Gemini && f.rule == "ref"))
+                {
+                    residual_recursive += 1;
+                    continue;
+                }
+                failures.push(format!(
+                    "{}: {name}: {} {}: {}",
+                    profile.name(),
+                    f.pointer,
+                    f.rule,
+                    f.message
+                ));
+            }
+        }
+        println!(
+            "{}: {before} errors before lowering, {residual_recursive} recursion rejections left",
+            profile.name()
+        );
+        assert!(
+            before > 0,
+            "{}: lint found nothing in the corpus as published",
+            profile.name()
+        );
+    }
+    assert!(
+        failures.is_empty(),
+        "{} findings after lowering:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+/// Whether a lowered schema still holds a `$ref` (the lowerings that reject recursion inline every
+/// other reference, so one left is the recursion they report).
+fn holds_ref(schema: &Value) -> bool {
+    let text = schema.to_string();
+    text.contains("\"$ref\"")
+}

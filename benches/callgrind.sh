@@ -24,8 +24,8 @@ out="$criterion_home/flatjoin-instructions.tsv"
 scratch="$(mktemp -d)"
 trap 'rm -rf "$scratch"' EXIT
 
-cargo build -r -p flatjoin-benches --bin join-instructions
-bin="$target_dir/release/join-instructions"
+cargo build --profile profiling -p flatjoin-benches --bin join-instructions
+bin="$target_dir/profiling/join-instructions"
 
 : > "$scratch/counts.tsv"
 for id in $("$bin" --list | sort -u); do

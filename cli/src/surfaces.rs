@@ -163,6 +163,19 @@ impl Provider {
     }
 }
 
+/// Which field of a Gemini `FunctionDeclaration` carries the input schema.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum GeminiField {
+    /// `parameters`: the OpenAPI 3.0 subset (`gemini` profile), types in the API's upper case.
+    #[default]
+    #[value(name = "parameters")]
+    Parameters,
+    /// `parametersJsonSchema`: JSON Schema (lowered like the `openai` profile: root object, no
+    /// boolean subschemas).
+    #[value(name = "parametersJsonSchema")]
+    ParametersJsonSchema,
+}
+
 /// What [`export`] made: the declarations and what the provider would still reject.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Exported {
@@ -181,7 +194,21 @@ pub fn export(
     strict: bool,
     options: &flatjoin::Options,
 ) -> Result<Exported, String> {
-    let profile = provider.profile(strict);
+    export_with(tools, provider, strict, GeminiField::Parameters, options)
+}
+
+/// [`export`], with the Gemini declaration field chosen (ignored for other providers).
+pub fn export_with(
+    tools: &[ToolInput],
+    provider: Provider,
+    strict: bool,
+    gemini_field: GeminiField,
+    options: &flatjoin::Options,
+) -> Result<Exported, String> {
+    let profile = match (provider, gemini_field) {
+        (Provider::Gemini, GeminiField::ParametersJsonSchema) => Profile::Openai,
+        _ => provider.profile(strict),
+    };
     let mut declarations = Vec::new();
     let mut narrowings = Vec::new();
     let mut lowered_tools = Vec::new();
@@ -225,7 +252,15 @@ pub fn export(
                     .and_then(Value::as_object)
                     .is_none_or(|p| p.is_empty());
                 if !empty {
-                    decl.insert("parameters".into(), lowered.schema);
+                    let mut schema = lowered.schema;
+                    let field = match gemini_field {
+                        GeminiField::Parameters => {
+                            profiles::gemini::to_wire(&mut schema);
+                            "parameters"
+                        }
+                        GeminiField::ParametersJsonSchema => "parametersJsonSchema",
+                    };
+                    decl.insert(field.into(), schema);
                 }
                 declarations.push(Value::Object(decl));
             }

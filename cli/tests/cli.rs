@@ -285,7 +285,12 @@ fn manifest_profile_matches_export_surface() {
     {
         assert_eq!(tool["name"], decl["name"]);
         match decl.get("parameters") {
-            Some(parameters) => assert_eq!(&tool["inputSchema"], parameters, "{}", tool["name"]),
+            // The export spells types as the Gemini API does (`"OBJECT"`); otherwise the same.
+            Some(parameters) => {
+                let mut wire = tool["inputSchema"].clone();
+                flatjoin_cli::profiles::gemini::to_wire(&mut wire);
+                assert_eq!(&wire, parameters, "{}", tool["name"]);
+            }
             // Gemini declares a tool without parameters by leaving `parameters` out.
             None => assert_eq!(
                 tool["inputSchema"]["properties"],

@@ -131,7 +131,15 @@ async fn manifest_mcp_and_export_surfaces_are_byte_identical() {
                     export_surface.iter().zip(&manifest_surface)
                 {
                     // Gemini omits `parameters` for a tool without any: nothing to compare there.
-                    let same = name == m_name && exported.as_ref().is_none_or(|e| e == m_schema);
+                    // Its export spells types as the API does (`profiles::gemini::to_wire`).
+                    let expected = if profile == Profile::Gemini {
+                        let mut wire: Value = serde_json::from_str(m_schema).expect("JSON");
+                        flatjoin_cli::profiles::gemini::to_wire(&mut wire);
+                        serde_json::to_string(&wire).expect("serializable")
+                    } else {
+                        m_schema.clone()
+                    };
+                    let same = name == m_name && exported.as_ref().is_none_or(|e| *e == expected);
                     if !same {
                         mismatches.push(format!(
                             "{} {} {name}: export differs from manifest",

@@ -55,7 +55,7 @@ pub use error::{Error, ErrorKind};
 #[cfg(feature = "fault-injection")]
 pub use fault::Fault;
 pub use kinds::{Kind, Kinds, kinds_of};
-pub use manifest::{FlattenedManifest, flatten_manifest};
+pub use manifest::{FlattenedManifest, flatten_manifest, flatten_manifest_owned};
 pub use parse::{MAX_DEPTH, parse};
 #[cfg(feature = "runtime")]
 pub use runtime::{BranchError, Runtime, RuntimeErrors};

@@ -15,10 +15,16 @@ pub const MAX_DEPTH: usize = 127;
 /// Parses JSON text. Syntax errors report line and column; nesting deeper than [`MAX_DEPTH`]
 /// reports the JSON pointer of the first container past the limit.
 pub fn parse(bytes: &[u8]) -> Result<Value, Error> {
-    if let Some(pointer) = too_deep_in_text(bytes) {
+    // The cheap scan (no allocation, no pointer) runs on every input; only a document that is too
+    // deep pays for the scan that names the pointer. After it, `serde_json` (whose own recursion
+    // limit is the same depth) cannot recurse deeper than MAX_DEPTH, so the parsed value needs no
+    // second depth walk.
+    if exceeds_max_depth(bytes)
+        && let Some(pointer) = too_deep_in_text(bytes)
+    {
         return Err(Error::new(pointer, ErrorKind::TooDeep { limit: MAX_DEPTH }));
     }
-    let value: Value = serde_json::from_slice(bytes).map_err(|e| {
+    serde_json::from_slice(bytes).map_err(|e| {
         Error::new(
             "",
             ErrorKind::NotJson {
@@ -27,9 +33,39 @@ pub fn parse(bytes: &[u8]) -> Result<Value, Error> {
                 column: e.column(),
             },
         )
-    })?;
-    check_depth(&value)?;
-    Ok(value)
+    })
+}
+
+/// Whether the JSON text nests arrays and objects deeper than [`MAX_DEPTH`] anywhere, skipping
+/// string contents. A byte loop with no allocation: it runs on every input, so it must cost a small
+/// fraction of the parse.
+fn exceeds_max_depth(bytes: &[u8]) -> bool {
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => {
+                i += 1;
+                while i < bytes.len() {
+                    match bytes[i] {
+                        b'\\' => i += 2,
+                        b'"' => break,
+                        _ => i += 1,
+                    }
+                }
+            }
+            b'{' | b'[' => {
+                depth += 1;
+                if depth > MAX_DEPTH {
+                    return true;
+                }
+            }
+            b'}' | b']' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        i += 1;
+    }
+    false
 }
 
 fn strip_position(message: &str) -> String {

@@ -55,14 +55,39 @@ pub(crate) fn tokens(pointer: &str) -> impl Iterator<Item = String> + '_ {
 }
 
 /// Looks `pointer` up in `document`.
+///
+/// The same answers as `Value::pointer`, without its two string allocations per token: the
+/// projection resolves a pointer per union site and per branch part, and on deeply nested
+/// documents those allocations were a quarter of the whole join (callgrind, 255 nested sites).
 pub(crate) fn get<'a>(document: &'a Value, pointer: &str) -> Option<&'a Value> {
     if pointer.is_empty() {
         return Some(document);
     }
-    if !pointer.starts_with('/') {
-        return None;
+    let rest = pointer.strip_prefix('/')?;
+    let mut node = document;
+    for token in rest.split('/') {
+        node = if token.contains('~') {
+            step(node, &token.replace("~1", "/").replace("~0", "~"))?
+        } else {
+            step(node, token)?
+        };
     }
-    document.pointer(pointer)
+    Some(node)
+}
+
+/// One step of [`get`]: a member of an object, or an element of an array by a canonical index
+/// (no sign, no leading zero — as RFC 6901 and `serde_json` read it).
+fn step<'a>(node: &'a Value, token: &str) -> Option<&'a Value> {
+    match node {
+        Value::Object(map) => map.get(token),
+        Value::Array(items) => {
+            if token.starts_with('+') || (token.starts_with('0') && token.len() != 1) {
+                return None;
+            }
+            items.get(token.parse::<usize>().ok()?)
+        }
+        _ => None,
+    }
 }
 
 /// Turns a `$ref` string into a pointer into this document, when it is local.
@@ -116,6 +141,32 @@ mod tests {
         assert_eq!(p, "/a~1b/c~0d/1");
         assert_eq!(get(&doc, &p), Some(&json!(2)));
         assert_eq!(tokens(&p).collect::<Vec<_>>(), vec!["a/b", "c~d", "1"]);
+    }
+
+    #[test]
+    fn get_agrees_with_serde_json() {
+        let doc = json!({"a/b": {"c~d": [1, {"": 2}], "~1": 3}, "": {"x": 4}, "0": [5]});
+        for p in [
+            "",
+            "/",
+            "/a~1b",
+            "/a~1b/c~0d",
+            "/a~1b/c~0d/0",
+            "/a~1b/c~0d/1/",
+            "/a~1b/c~0d/01",
+            "/a~1b/c~0d/+1",
+            "/a~1b/c~0d/-1",
+            "/a~1b/c~0d/2",
+            "/a~1b/~01",
+            "//x",
+            "/0/0",
+            "/0/00",
+            "a",
+            "/missing",
+            "/a~1b/c~0d/1/x/y",
+        ] {
+            assert_eq!(get(&doc, p), doc.pointer(p), "pointer {p:?}");
+        }
     }
 
     #[test]

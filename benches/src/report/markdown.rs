@@ -213,6 +213,66 @@ fn instructions_section(out: &mut String, analysis: &Analysis) {
     }
 }
 
+/// The whole-process comparison from `benches/whole-process.sh`, when it ran.
+fn whole_process_section(out: &mut String, analysis: &Analysis) {
+    if analysis.whole_process.is_empty() {
+        return;
+    }
+    out.push_str("## Whole process: `flatjoin` against the floor binary\n\n");
+    out.push_str(
+        "The `flatjoin` binary (`flatten`, or `manifest` for the manifest) against `floor`, built \
+         from the same workspace, which only reads the file, parses it with the same \
+         order-preserving `serde_json`, deep-clones it and pretty-prints it. Whole processes, as a \
+         user runs them, measured by the OS (`getrusage` of each child: user + system CPU time, \
+         peak resident memory), alternated pair by pair; each ratio is the median of the pairwise \
+         ratios. Written by `benches/whole-process.sh` in the same run as this report. Targets: CPU \
+         ≤ 1.5×, peak memory ≤ 1.0× the floor.\n\n",
+    );
+    let rows: Vec<Vec<String>> = analysis
+        .whole_process
+        .iter()
+        .map(|r| {
+            let kib = |s: &str| {
+                s.parse::<f64>()
+                    .map_or(s.to_owned(), |v| format!("{:.1}", v / 1024.0))
+            };
+            let ms = |s: &str| {
+                s.parse::<f64>()
+                    .map_or(s.to_owned(), |v| format!("{:.1}", v * 1e3))
+            };
+            let x = |s: &str| {
+                s.parse::<f64>()
+                    .map_or(s.to_owned(), |v| format!("{v:.2}×"))
+            };
+            vec![
+                r[0].clone(),
+                kib(&r[1]),
+                ms(&r[2]),
+                ms(&r[3]),
+                x(&r[4]),
+                kib(&r[5]),
+                kib(&r[6]),
+                x(&r[7]),
+            ]
+        })
+        .collect();
+    table(
+        out,
+        &[
+            "input",
+            "size (KiB)",
+            "flatjoin CPU (ms)",
+            "floor CPU (ms)",
+            "CPU ratio",
+            "flatjoin peak (MiB)",
+            "floor peak (MiB)",
+            "peak ratio",
+        ],
+        &rows,
+    );
+    out.push('\n');
+}
+
 /// The whole report.
 pub fn render(analysis: &Analysis, plots: &[PlotFile], notes: Option<&str>) -> String {
     let run = &analysis.run;
@@ -280,6 +340,7 @@ pub fn render(analysis: &Analysis, plots: &[PlotFile], notes: Option<&str>) -> S
         })
         .collect();
     table(&mut out, &["target", "measured", "verdict"], &target_rows);
+    whole_process_section(&mut out, analysis);
     if let Some(notes) = notes {
         let _ = writeln!(
             out,

@@ -95,10 +95,60 @@ pub struct Analysis {
     pub targets: Vec<TargetCheck>,
     /// Instruction counts by (criterion group, operation), from `benches/callgrind.sh`, if it ran.
     pub instructions: BTreeMap<(String, Op), f64>,
+    /// Rows of `benches/whole-process.sh`'s table (one per input, the TSV's columns), if it ran.
+    pub whole_process: Vec<Vec<String>>,
 }
 
 /// File name of the instruction counts `benches/callgrind.sh` writes into the criterion folder.
 pub const INSTRUCTIONS_FILE: &str = "flatjoin-instructions.tsv";
+
+/// File name of the whole-process comparison `benches/whole-process.sh` writes into the criterion
+/// folder.
+pub const WHOLE_PROCESS_FILE: &str = "flatjoin-whole-process.tsv";
+
+/// The whole-process table's columns, as `whole-process` writes them.
+pub const WHOLE_PROCESS_COLUMNS: [&str; 8] = [
+    "input",
+    "bytes",
+    "join_cpu_s",
+    "floor_cpu_s",
+    "cpu_ratio",
+    "join_peak_kib",
+    "floor_peak_kib",
+    "peak_ratio",
+];
+
+/// Reads `dir/`[`WHOLE_PROCESS_FILE`] (a `#` comment, the header, one row per input); empty when
+/// absent.
+pub fn load_whole_process(dir: &Path) -> Result<Vec<Vec<String>>, String> {
+    let path = dir.join(WHOLE_PROCESS_FILE);
+    let text = match std::fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(format!("{}: {e}", path.display())),
+    };
+    let mut lines = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#'));
+    let header: Vec<&str> = lines
+        .next()
+        .map(|(_, l)| l.split('\t').collect())
+        .unwrap_or_default();
+    if header != WHOLE_PROCESS_COLUMNS {
+        return Err(format!("{}: unexpected header {header:?}", path.display()));
+    }
+    let mut rows = Vec::new();
+    for (number, line) in lines {
+        let fields: Vec<String> = line.split('\t').map(str::to_owned).collect();
+        let numeric = fields.iter().skip(1).all(|f| f.parse::<f64>().is_ok());
+        if fields.len() != WHOLE_PROCESS_COLUMNS.len() || !numeric {
+            return Err(format!("{}:{}: malformed row", path.display(), number + 1));
+        }
+        rows.push(fields);
+    }
+    Ok(rows)
+}
 
 /// Reads `dir/`[`INSTRUCTIONS_FILE`] (`group<TAB>op<TAB>count` lines); empty when absent.
 pub fn load_instructions(dir: &Path) -> Result<BTreeMap<(String, Op), f64>, String> {
@@ -212,6 +262,7 @@ pub fn analyse(results: &Results, run: RunRecord) -> Result<Analysis, String> {
         corpus,
         targets,
         instructions: BTreeMap::new(),
+        whole_process: Vec::new(),
     })
 }
 
@@ -322,6 +373,7 @@ pub fn generate(criterion_dir: &Path, out_dir: &Path) -> Result<Analysis, String
     }
     let mut analysis = analyse(&results, run)?;
     analysis.instructions = load_instructions(criterion_dir)?;
+    analysis.whole_process = load_whole_process(criterion_dir)?;
     let plots_dir = out_dir.join(markdown::PLOTS_DIR);
     std::fs::create_dir_all(&plots_dir).map_err(|e| format!("{}: {e}", plots_dir.display()))?;
     let plots = plot::write_all(&analysis, &plots_dir)?;
@@ -460,6 +512,36 @@ mod tests {
             report.contains("| 32 | 32000 | 128000 | 96000 | 3.00× | 4.00× |"),
             "{report}"
         );
+    }
+
+    #[test]
+    fn whole_process_table_is_optional_but_must_parse() {
+        let dir = std::env::temp_dir().join(format!("flatjoin-benches-wp-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("dir");
+        assert!(
+            load_whole_process(&dir)
+                .expect("absent is empty")
+                .is_empty()
+        );
+        let header = WHOLE_PROCESS_COLUMNS.join("\t");
+        let good =
+            format!("# made by a test\n{header}\nshape a\t100\t0.2\t0.1\t2.0\t10\t20\t0.5\n");
+        std::fs::write(dir.join(WHOLE_PROCESS_FILE), good).expect("write");
+        let rows = load_whole_process(&dir).expect("parses");
+        std::fs::write(
+            dir.join(WHOLE_PROCESS_FILE),
+            format!("{header}\nshape a\t100\tx\n"),
+        )
+        .expect("write");
+        let malformed = load_whole_process(&dir);
+        std::fs::write(dir.join(WHOLE_PROCESS_FILE), "input\tbytes\n").expect("write");
+        let wrong_header = load_whole_process(&dir);
+        std::fs::remove_dir_all(&dir).expect("cleanup");
+        assert_eq!(rows.len(), 1);
+        assert_eq!(rows[0][0], "shape a");
+        assert_eq!(rows[0][4], "2.0");
+        assert!(malformed.is_err());
+        assert!(wrong_header.is_err());
     }
 
     #[test]

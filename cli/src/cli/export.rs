@@ -8,7 +8,7 @@ use clap::Args;
 
 use flatjoin_cli::io::read_json;
 use flatjoin_cli::profiles::Severity;
-use flatjoin_cli::surfaces::{self, Provider};
+use flatjoin_cli::surfaces::{self, GeminiField, Provider};
 
 /// Arguments of `flatjoin export`.
 #[derive(Args, Debug)]
@@ -19,6 +19,10 @@ pub struct ExportArgs {
     /// Use the provider's strict profile (openai-strict, anthropic-strict) and mark tools strict.
     #[arg(long)]
     pub strict: bool,
+    /// Gemini only: the declaration field for the schema, `parameters` (OpenAPI subset, the
+    /// default) or `parametersJsonSchema` (JSON Schema).
+    #[arg(long, value_enum, default_value = "parameters")]
+    pub gemini_field: GeminiField,
     /// A manifest (`tools/list` result) or a single schema (one tool named after the file); `-`
     /// or nothing reads standard input.
     pub file: Option<PathBuf>,
@@ -32,10 +36,14 @@ pub fn run(args: &ExportArgs) -> Result<ExitCode, String> {
     }
     let input = read_json(args.file.as_deref())?;
     let tools = surfaces::tools_of(&input, args.file.as_deref())?;
-    let exported = surfaces::export(
+    if args.gemini_field != GeminiField::Parameters && args.provider != Provider::Gemini {
+        return Err("export: --gemini-field applies to --provider gemini only".into());
+    }
+    let exported = surfaces::export_with(
         &tools,
         args.provider,
         args.strict,
+        args.gemini_field,
         &flatjoin::Options::default(),
     )?;
     let text = serde_json::to_string_pretty(&exported.declarations)

@@ -108,15 +108,21 @@ pub fn run_manifest(args: &ManifestArgs) -> Result<ExitCode, String> {
     let name = input_name(args.file.as_deref());
     let manifest = read_json(args.file.as_deref())?;
     let options = args.join.options();
-    let flat =
-        flatjoin::flatten_manifest(&manifest, &options).map_err(|e| format!("{name}: {e}"))?;
-    if let Some(path) = &args.join.diagnostics {
-        write_diagnostics(path, &manifest_diagnostics(&flat.tools))?;
-    }
     let Some(profile) = args.profile else {
+        // Nothing else needs the input: flatten it in place instead of building a copy.
+        let flat = flatjoin::flatten_manifest_owned(manifest, &options)
+            .map_err(|e| format!("{name}: {e}"))?;
+        if let Some(path) = &args.join.diagnostics {
+            write_diagnostics(path, &manifest_diagnostics(&flat.tools))?;
+        }
         print_json(&flat.manifest)?;
         return Ok(ExitCode::SUCCESS);
     };
+    if let Some(path) = &args.join.diagnostics {
+        let flat =
+            flatjoin::flatten_manifest(&manifest, &options).map_err(|e| format!("{name}: {e}"))?;
+        write_diagnostics(path, &manifest_diagnostics(&flat.tools))?;
+    }
     // The same surface the MCP proxy and `export` use, so all three agree byte for byte.
     let applied = flatjoin_cli::surfaces::apply_profile(&manifest, Some(profile), &options)
         .map_err(|e| format!("{name}: {e}"))?;
@@ -135,8 +141,7 @@ pub fn run_manifest(args: &ManifestArgs) -> Result<ExitCode, String> {
 fn manifest_diagnostics(tools: &[(String, Diagnostics)]) -> Value {
     let mut flattened = Vec::new();
     let mut skipped = Vec::new();
-    for (i, (tool, d)) in tools.iter().enumerate() {
-        let _ = i;
+    for (tool, d) in tools {
         for s in &d.flattened {
             flattened.push(serde_json::json!({
                 "tool": tool, "pointer": s.pointer, "discriminator": s.discriminator, "branches": s.branches,

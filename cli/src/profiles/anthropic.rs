@@ -24,5 +24,6 @@ pub fn lower(presentation: &Value) -> Lowered {
     let mut schema = presentation.clone();
     let mut narrowings = Vec::new();
     steps::ensure_root_object(&mut schema, &mut narrowings);
+    steps::lower_boolean_subschemas(&mut schema);
     Lowered::with_narrowings(schema, narrowings)
 }

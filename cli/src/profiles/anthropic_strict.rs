@@ -159,6 +159,7 @@ pub fn lower(presentation: &Value) -> Lowered {
     steps::ensure_root_object(&mut schema, &mut narrowings);
     steps::one_of_to_any_of(&mut schema);
     steps::add_missing_items(&mut schema);
+    steps::lower_boolean_subschemas(&mut schema);
     steps::close_objects(&mut schema, &mut narrowings);
     walk::transform_bottom_up(&mut schema, "", &mut |_, node| {
         let Value::Object(map) = node else { return };

@@ -35,6 +35,7 @@ pub fn lower(presentation: &Value) -> Lowered {
     steps::inline_refs(&mut schema);
     widen::lower_compositions(&mut schema, false);
     steps::ensure_root_object(&mut schema, &mut narrowings);
+    steps::lower_boolean_subschemas(&mut schema);
     Lowered::with_narrowings(schema, narrowings)
 }
 

@@ -14,12 +14,19 @@
 //! Lowering (all sound): `oneOf` → `anyOf`, `allOf` merged, non-recursive `$ref` inlined,
 //! `const` → one-value `enum`, `[T, "null"]` → `nullable: true`, other type lists → `anyOf`,
 //! `exclusiveMinimum`/`exclusiveMaximum` → `minimum`/`maximum`, an object without properties →
-//! unconstrained, unsupported keywords and formats dropped. A recursive `$ref` stays and is
-//! reported.
+//! unconstrained, unsupported keywords and formats dropped, boolean subschemas lowered
+//! (`steps::lower_boolean_subschemas`), non-string enums as exact alternatives (`lower_enum`;
+//! a lone boolean, object or array value loosens and is listed as `enum-loosened`), `null`-valued
+//! fields dropped. A recursive `$ref` stays and is reported. `export` writes [`to_wire`]'s
+//! upper-case type names.
+//!
+//! Rules learnt from `google-genai`'s `Schema` model (pinned in `cli/sdk/requirements.txt`):
+//! `enum` is a list of strings (`enum-not-string`), every subschema is an object
+//! (`boolean-schema`).
 
 use serde_json::{Map, Value, json};
 
-use super::{Findings, Lowered, steps, walk, widen};
+use super::{Findings, Lowered, Narrowing, steps, walk, widen};
 
 /// The fields of Gemini's `Schema`.
 const ALLOWED: &[&str] = &[
@@ -137,6 +144,29 @@ pub fn lint(schema: &Value, findings: &mut Findings) {
             );
         }
     });
+    // Rules google-genai's `Schema` model enforces (its own words).
+    steps::check_boolean_subschemas(schema, findings, &|pointer, _| {
+        format!(
+            "{says}: google-genai: parameters{}: Input should be a valid dictionary or object to extract fields from",
+            dotted(pointer)
+        )
+    });
+    walk::visit(schema, "", &mut |pointer, node| {
+        let Some(Value::Array(values)) = node.get("enum") else {
+            return;
+        };
+        for (i, v) in values.iter().enumerate().filter(|(_, v)| !v.is_string()) {
+            findings.error(
+                pointer,
+                "enum-not-string",
+                format!(
+                    "{says}: google-genai: parameters{}.enum.{i}: Input should be a valid string (input_value={v})",
+                    dotted(pointer)
+                ),
+                "strings stay an enum; numbers become exact ranges, null nullable, booleans the boolean type (a lone one loosens, listed)",
+            );
+        }
+    });
     for (pointer, reference) in steps::recursive_refs(schema) {
         findings.error(
             &pointer,
@@ -145,6 +175,11 @@ pub fn lint(schema: &Value, findings: &mut Findings) {
             "none: the schema is recursive",
         );
     }
+}
+
+/// A JSON pointer as pydantic's error location (`/properties/a/anyOf/0` → `.properties.a.anyOf.0`).
+fn dotted(pointer: &str) -> String {
+    pointer.replace('/', ".")
 }
 
 /// Lowers a presentation for `gemini`.
@@ -156,8 +191,9 @@ pub fn lower(presentation: &Value) -> Lowered {
     steps::merge_all_of(&mut schema);
     let recursive = steps::inline_refs(&mut schema);
     steps::add_missing_items(&mut schema);
+    steps::lower_boolean_subschemas(&mut schema);
     walk::transform_bottom_up(&mut schema, "", &mut |pointer, node| {
-        lower_node(pointer, node)
+        lower_node(pointer, node, &mut narrowings)
     });
     let mut allowed: Vec<&str> = ALLOWED.to_vec();
     if !recursive.is_empty() {
@@ -167,11 +203,14 @@ pub fn lower(presentation: &Value) -> Lowered {
     Lowered::with_narrowings(schema, narrowings)
 }
 
-fn lower_node(pointer: &str, node: &mut Value) {
+fn lower_node(pointer: &str, node: &mut Value, narrowings: &mut Vec<Narrowing>) {
     let Value::Object(map) = node else { return };
     if let Some(c) = map.shift_remove("const") {
         map.insert("enum".into(), json!([c]));
     }
+    lower_enum(pointer, map, narrowings);
+    // `google-genai` reads a `null` field as absent (`default: null`, `example: null`) and drops it.
+    map.retain(|_, v| !v.is_null());
     for (exclusive, inclusive) in [
         ("exclusiveMinimum", "minimum"),
         ("exclusiveMaximum", "maximum"),
@@ -287,6 +326,139 @@ fn lower_node(pointer: &str, node: &mut Value) {
     }
 }
 
+/// Gemini's `enum` is a list of strings (`google-genai`: `Schema.enum: list[str]`). A string enum
+/// stays (typed `string` when it had no type); any other enum becomes, per kind of value:
+/// strings → `{"type": "string", "enum": [...]}`; each number → `{"type": "integer"|"number",
+/// "minimum": v, "maximum": v}` (exactly that value); `null` → `nullable: true`; `true` and `false`
+/// together → `{"type": "boolean"}` (exact); a lone boolean, an object or an array value → its
+/// type unconstrained, which loosens: the values are stated in the description and a note is
+/// listed (rule `enum-loosened`; the original schema still rejects the others at runtime). Several
+/// kinds become an `anyOf`, one kind is merged into the node. The node's other assertions go with
+/// the enum (the enum implied them; dropping only loosens).
+fn lower_enum(pointer: &str, map: &mut Map<String, Value>, narrowings: &mut Vec<Narrowing>) {
+    let Some(Value::Array(values)) = map.get("enum") else {
+        return;
+    };
+    if values.iter().all(Value::is_string) {
+        if !map.contains_key("type") && !map.contains_key("anyOf") {
+            map.insert("type".into(), json!("string"));
+        }
+        return;
+    }
+    let Some(Value::Array(values)) = map.shift_remove("enum") else {
+        return;
+    };
+    let strings: Vec<Value> = values.iter().filter(|v| v.is_string()).cloned().collect();
+    let nullable = values.iter().any(Value::is_null);
+    let mut alts: Vec<Value> = Vec::new();
+    if !strings.is_empty() {
+        alts.push(json!({"type": "string", "enum": strings}));
+    }
+    let mut loosened: Vec<&Value> = Vec::new();
+    for v in &values {
+        match v {
+            Value::Number(_) => {
+                let t = if walk::json_type(v) == "integer" {
+                    "integer"
+                } else {
+                    "number"
+                };
+                alts.push(json!({"type": t, "minimum": v, "maximum": v}));
+            }
+            Value::Bool(b) => {
+                if !values.contains(&json!(!b)) {
+                    loosened.push(v);
+                }
+                if !alts.contains(&json!({"type": "boolean"})) {
+                    alts.push(json!({"type": "boolean"}));
+                }
+            }
+            Value::Array(_) => {
+                loosened.push(v);
+                alts.push(json!({"type": "array", "items": {}}));
+            }
+            Value::Object(_) => {
+                loosened.push(v);
+                alts.push(json!({}));
+            }
+            Value::String(_) | Value::Null => {}
+        }
+    }
+    let keep: Vec<(String, Value)> = std::mem::take(map)
+        .into_iter()
+        .filter(|(k, _)| {
+            steps::ANNOTATIONS.contains(&k.as_str()) || k == "nullable" || k == "anyOf"
+        })
+        .collect();
+    map.extend(keep);
+    if !loosened.is_empty() {
+        let stated = format!(
+            "Allowed values: {}.",
+            values
+                .iter()
+                .map(Value::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        let description = match map.get("description").and_then(Value::as_str) {
+            Some(d) if !d.is_empty() => format!("{d} {stated}"),
+            _ => stated,
+        };
+        map.insert("description".into(), json!(description));
+        narrowings.push(Narrowing {
+            pointer: pointer.to_owned(),
+            rule: "enum-loosened",
+            detail: format!(
+                "Gemini's enum holds strings only: the values {} are stated in the description and their type accepted as a whole (a loosening: the declaration accepts more; the original still rejects the others)",
+                loosened
+                    .iter()
+                    .map(|v| v.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        });
+    }
+    if map.contains_key("anyOf") {
+        // An enum beside an anyOf: the enum is dropped (only loosens), its values described.
+        return;
+    }
+    if nullable {
+        for alt in &mut alts {
+            if let Value::Object(a) = alt {
+                a.insert("nullable".into(), json!(true));
+            }
+        }
+    }
+    match alts.len() {
+        0 => {
+            if nullable {
+                map.insert("nullable".into(), json!(true));
+            }
+        }
+        1 => {
+            if let Some(Value::Object(only)) = alts.pop() {
+                map.extend(only);
+            }
+        }
+        _ => {
+            map.insert("anyOf".into(), Value::Array(alts));
+        }
+    }
+}
+
+/// The declaration as `google-genai` writes it back: `type` names in the API's upper case
+/// (`Type.STRING` dumps as `"STRING"`), so an export is a fixpoint of
+/// `FunctionDeclaration.model_validate(..).model_dump(by_alias=True, exclude_none=True)`.
+/// Applied to `parameters` by `flatjoin export` only; the profile's schema (lint, soundness, the
+/// proxy) keeps JSON Schema's lower-case names, which the SDK accepts as well.
+pub fn to_wire(schema: &mut Value) {
+    walk::transform_bottom_up(schema, "", &mut |_, node| {
+        if let Some(Value::String(t)) = node.get_mut("type") {
+            *t = t.to_uppercase();
+        }
+    });
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;
@@ -310,7 +482,7 @@ mod tests {
         });
         let lowered = lower(&presentation).schema;
         let p = &lowered["properties"];
-        assert_eq!(p["mode"], json!({"enum": ["fast"]}));
+        assert_eq!(p["mode"], json!({"enum": ["fast"], "type": "string"}));
         assert_eq!(
             p["limit"],
             json!({"type": "integer", "minimum": 0, "nullable": true})
@@ -326,5 +498,74 @@ mod tests {
         let mut findings = Findings::new("t");
         lint(&lowered, &mut findings);
         assert_eq!(findings.into_vec(), Vec::new());
+    }
+
+    #[test]
+    fn non_string_enums_and_boolean_subschemas_reach_gemini_as_its_schema_model_allows() {
+        let presentation = json!({
+            "type": "object",
+            "properties": {
+                "version": {"type": "integer", "enum": [1, 2]},
+                "mixed": {"enum": ["a", 1.5, null]},
+                "flag": {"const": true},
+                "either": {"anyOf": [false, {"type": "string"}, false]},
+                "gone": false,
+                "empty": {"type": "array", "items": false}
+            },
+            "required": ["version", "gone"]
+        });
+        let lowered = lower(&presentation);
+        let p = &lowered.schema["properties"];
+        assert_eq!(
+            p["version"],
+            json!({"anyOf": [
+                {"type": "integer", "minimum": 1, "maximum": 1},
+                {"type": "integer", "minimum": 2, "maximum": 2}
+            ]})
+        );
+        assert_eq!(
+            p["mixed"]["anyOf"],
+            json!([
+                {"type": "string", "enum": ["a"], "nullable": true},
+                {"type": "number", "minimum": 1.5, "maximum": 1.5, "nullable": true}
+            ])
+        );
+        // A lone boolean cannot be said: the type stands, the value is described, a note listed.
+        assert_eq!(p["flag"]["type"], json!("boolean"));
+        assert_eq!(p["flag"]["description"], json!("Allowed values: true."));
+        assert_eq!(lowered.narrowings.len(), 1);
+        assert_eq!(lowered.narrowings[0].rule, "enum-loosened");
+        assert_eq!(lowered.narrowings[0].pointer, "/properties/flag");
+        assert_eq!(p["either"], json!({"type": "string"}));
+        assert!(p.get("gone").is_none());
+        assert_eq!(lowered.schema["required"], json!(["version"]));
+        assert_eq!(
+            p["empty"],
+            json!({"type": "array", "items": {}, "maxItems": 0})
+        );
+        let mut findings = Findings::new("t");
+        lint(&lowered.schema, &mut findings);
+        assert_eq!(findings.into_vec(), Vec::new());
+    }
+
+    #[test]
+    fn lint_words_what_google_genai_refuses() {
+        let published = json!({
+            "type": "object",
+            "properties": {"v": {"enum": ["a", 2]}, "w": {"anyOf": [false, {"type": "string"}]}}
+        });
+        let mut findings = Findings::new("t");
+        lint(&published, &mut findings);
+        let found: Vec<(String, &str, String)> = findings
+            .into_vec()
+            .into_iter()
+            .map(|f| (f.pointer, f.rule, f.message))
+            .collect();
+        assert!(found.iter().any(|(p, r, m)| p == "/properties/v"
+            && *r == "enum-not-string"
+            && m.contains("parameters.properties.v.enum.1: Input should be a valid string")));
+        assert!(found.iter().any(|(p, r, m)| p == "/properties/w/anyOf/0"
+            && *r == "boolean-schema"
+            && m.contains("Input should be a valid dictionary")));
     }
 }

@@ -14,6 +14,7 @@ pub mod gemini;
 pub mod mcp;
 pub mod openai;
 pub mod openai_strict;
+pub mod sdk;
 pub mod steps;
 pub mod walk;
 pub mod widen;

@@ -70,6 +70,7 @@ pub fn lower(presentation: &Value) -> Lowered {
     add_root_properties(&mut schema);
     steps::one_of_to_any_of(&mut schema);
     steps::add_missing_items(&mut schema);
+    steps::lower_boolean_subschemas(&mut schema);
     Lowered::with_narrowings(schema, narrowings)
 }
 

@@ -17,6 +17,11 @@
 //! `items` added, missing types filled from `enum`/`const`) plus two listed narrowings: objects
 //! are closed, and every property is required with optional ones made nullable. The matching
 //! normalizer ([`normalize`]) turns `null` back into "absent" for exactly the fields made nullable.
+//!
+//! Rules learnt from the OpenAI Agents SDK's `ensure_strict_json_schema` (every strict function
+//! tool goes through it; pinned in `cli/sdk/requirements.txt`): every subschema is an object
+//! (`boolean-schema`), a `$ref` has no constraining sibling (`ref-siblings`). Its fixpoint is kept
+//! too: `required: []` beside `properties: {}`, a `$ref` alone in its node.
 
 use serde_json::{Map, Value, json};
 
@@ -59,6 +64,25 @@ const FORMATS: &[&str] = &[
     "ipv4",
     "ipv6",
     "uuid",
+];
+
+/// Keywords the OpenAI Agents SDK lets stand beside a `$ref` (`_REF_NON_CONSTRAINING_SIBLINGS`).
+const REF_NON_CONSTRAINING: &[&str] = &[
+    "$anchor",
+    "$comment",
+    "$defs",
+    "$schema",
+    "contentEncoding",
+    "contentMediaType",
+    "contentSchema",
+    "default",
+    "definitions",
+    "deprecated",
+    "description",
+    "examples",
+    "readOnly",
+    "title",
+    "writeOnly",
 ];
 
 /// Name of the definition that stands for an unconstrained value.
@@ -125,6 +149,44 @@ pub fn lint(schema: &Value, findings: &mut Findings) {
     });
     steps::check_formats(schema, FORMATS, &says, findings);
     check_limits(schema, &says, findings);
+    // Rules the OpenAI Agents SDK's `ensure_strict_json_schema` enforces (its own words).
+    steps::check_boolean_subschemas(schema, findings, &|pointer, b| {
+        let path: Vec<String> = pointer
+            .split('/')
+            .skip(1)
+            .map(|t| format!("'{}'", t.replace("~1", "/").replace("~0", "~")))
+            .collect();
+        let comma = if path.len() == 1 { "," } else { "" };
+        format!(
+            "{says}: Expected {} to be a dictionary; path=({}{comma})",
+            if b { "True" } else { "False" },
+            path.join(", ")
+        )
+    });
+    walk::visit(schema, "", &mut |pointer, node| {
+        let Value::Object(map) = node else { return };
+        if !map.contains_key("$ref") {
+            return;
+        }
+        let mut siblings: Vec<&str> = map
+            .keys()
+            .map(String::as_str)
+            .filter(|k| *k != "$ref" && !REF_NON_CONSTRAINING.contains(k))
+            .filter(|k| !(pointer.is_empty() && *k == "$id"))
+            .collect();
+        siblings.sort_unstable();
+        if !siblings.is_empty() {
+            findings.error(
+                pointer,
+                "ref-siblings",
+                format!(
+                    "{says}: JSON schema contains a `$ref` with incompatible sibling keyword(s) ({}) that cannot be merged without changing its accepted values.",
+                    siblings.join(", ")
+                ),
+                "a root $ref becomes its target; elsewhere the $ref moves into a one-member anyOf (sound)",
+            );
+        }
+    });
 }
 
 fn check_limits(schema: &Value, says: &str, findings: &mut Findings) {
@@ -209,6 +271,7 @@ pub fn lower(presentation: &Value) -> Lowered {
     steps::one_of_to_any_of(&mut schema);
     steps::merge_all_of(&mut schema);
     steps::add_missing_items(&mut schema);
+    steps::lower_boolean_subschemas(&mut schema);
     steps::close_objects(&mut schema, &mut narrowings);
     steps::drop_formats(&mut schema, FORMATS);
     steps::retain_keywords(&mut schema, ALLOWED);
@@ -227,12 +290,42 @@ pub fn lower(presentation: &Value) -> Lowered {
         &mut made_nullable,
         &mut required_nullable,
     );
+    isolate_refs(&mut schema);
     Lowered {
         schema,
         narrowings,
         made_nullable,
         required_nullable,
     }
+}
+
+/// A `$ref` stands alone (the OpenAI Agents SDK's `ensure_strict_json_schema` inlines a `$ref`
+/// with any sibling, and refuses one whose siblings constrain): `{"$ref": r, ..rest}` becomes
+/// `{..rest, "anyOf": [{"$ref": r}]}`, the same values (a one-member `anyOf` is its member). Where
+/// the node already has an `anyOf`, the reference is inlined when it is not recursive (the same
+/// values) and dropped otherwise (looser, sound).
+fn isolate_refs(schema: &mut Value) {
+    let root = schema.clone();
+    let recursive: Vec<String> = steps::recursive_refs(&root)
+        .into_iter()
+        .map(|(_, r)| r)
+        .collect();
+    walk::transform_bottom_up(schema, "", &mut |_, node| {
+        let Value::Object(map) = node else { return };
+        if map.len() < 2 || !map.contains_key("$ref") {
+            return;
+        }
+        let Some(Value::String(reference)) = map.shift_remove("$ref") else {
+            return;
+        };
+        if !map.contains_key("anyOf") {
+            map.insert("anyOf".into(), json!([{"$ref": reference}]));
+        } else if !recursive.contains(&reference)
+            && let Some(target) = walk::resolve(&root, &reference)
+        {
+            *node = widen::merge_all(&[Value::Object(map.clone()), target.clone()]);
+        }
+    });
 }
 
 /// Strict mode's stand-in for an unconstrained value: every scalar type, arrays of anything, and
@@ -353,6 +446,8 @@ fn require_all(
             .cloned()
             .collect();
         if optional.is_empty() {
+            // `properties: {}` still gets its `required: []` (the SDK's fixpoint).
+            map.entry("required").or_insert_with(|| json!([]));
             return;
         }
         let mut nulled = Vec::new();
@@ -481,7 +576,31 @@ pub fn normalize(
             Some(k) => k.contains(kind) || (kind == "integer" && k.contains("number")),
             None => true,
         };
-        if let Some((i, alt)) = alts.iter().enumerate().find(|(_, a)| fits(a)) {
+        // Among the alternatives of the value's type, the first whose properties declare every
+        // key of the value with a matching literal (`const`/`enum`): closed strict objects make
+        // that the one the value is for; else the first of the value's type.
+        let declares = |alt: &Value| {
+            let (Value::Object(fields), Some(Value::Object(props))) =
+                (&*value, alt.get("properties"))
+            else {
+                return false;
+            };
+            fields.iter().all(|(k, v)| {
+                props
+                    .get(k)
+                    .is_some_and(|def| match (def.get("const"), def.get("enum")) {
+                        (Some(c), _) => c == v,
+                        (None, Some(Value::Array(list))) => list.contains(v),
+                        _ => true,
+                    })
+            })
+        };
+        let chosen = alts
+            .iter()
+            .enumerate()
+            .find(|(_, a)| fits(a) && declares(a))
+            .or_else(|| alts.iter().enumerate().find(|(_, a)| fits(a)));
+        if let Some((i, alt)) = chosen {
             normalize(
                 root,
                 &format!("{pointer}/anyOf/{i}"),
@@ -525,6 +644,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+
     use crate::profiles::normalize_arguments;
 
     fn presentation() -> Value {
@@ -586,5 +706,37 @@ mod tests {
         let mut after = Findings::new("t");
         lint(&lower(&presentation()).schema, &mut after);
         assert_eq!(after.into_vec(), Vec::new());
+    }
+
+    #[test]
+    fn lint_words_what_the_agents_sdk_refuses_and_the_lowering_avoids_it() {
+        let published = json!({
+            "$defs": {"N": {"type": "object", "properties": {"x": {"anyOf": [false, {"type": "string"}]}}}},
+            "$ref": "#/$defs/N",
+            "type": "object"
+        });
+        let mut findings = Findings::new("t");
+        lint(&published, &mut findings);
+        let found: Vec<(String, &str, String)> = findings
+            .into_vec()
+            .into_iter()
+            .map(|f| (f.pointer, f.rule, f.message))
+            .collect();
+        assert!(found.iter().any(|(p, r, m)| p.is_empty()
+            && *r == "ref-siblings"
+            && m.contains("incompatible sibling keyword(s) (type)")));
+        assert!(found.iter().any(|(p, r, m)| p == "/$defs/N/properties/x/anyOf/0"
+            && *r == "boolean-schema"
+            && m.contains("Expected False to be a dictionary; path=('$defs', 'N', 'properties', 'x', 'anyOf', '0')")));
+        let lowered = lower(&published).schema;
+        let mut after = Findings::new("t");
+        lint(&lowered, &mut after);
+        assert_eq!(after.into_vec(), Vec::new(), "{lowered}");
+        assert!(lowered.get("$ref").is_none(), "{lowered}");
+        // x was optional: required and nullable now (listed), its false alternative gone.
+        assert_eq!(
+            lowered["properties"]["x"],
+            json!({"type": ["string", "null"]})
+        );
     }
 }

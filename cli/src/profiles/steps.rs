@@ -129,6 +129,52 @@ fn is_unconstrained(schema: &Value) -> bool {
 /// Keywords that never change what a schema accepts (SPEC §1): the core's list.
 pub use flatjoin::keywords::ANNOTATIONS;
 
+/// A root that is a local `$ref` (`{"$ref": "#/$defs/Node", "$defs": {..}}`, as Zod and Pydantic
+/// write a recursive root) becomes a copy of its target, merged soundly with the root's other
+/// keywords; `$defs`/`definitions` stay for the references inside. The same values: the root *is*
+/// its target. Without this, typing and closing the root beside the `$ref` (`properties: {}`,
+/// `additionalProperties: false`) would accept no value at all, and strict SDKs refuse a `$ref`
+/// with such siblings.
+fn resolve_root_ref(schema: &mut Value) {
+    for _ in 0..MAX_INLINE_DEPTH {
+        let Value::Object(map) = &*schema else { return };
+        let Some(Value::String(reference)) = map.get("$ref") else {
+            return;
+        };
+        if reference == "#" {
+            return;
+        }
+        let Some(target) = walk::resolve(schema, reference).cloned() else {
+            return;
+        };
+        let Value::Object(map) = &mut *schema else {
+            return;
+        };
+        map.shift_remove("$ref");
+        let defs: Vec<(String, Value)> = ["$defs", "definitions"]
+            .iter()
+            .filter_map(|k| map.shift_remove(*k).map(|v| ((*k).to_owned(), v)))
+            .collect();
+        let rest = std::mem::take(map);
+        let only_annotations = rest.keys().all(|k| ANNOTATIONS.contains(&k.as_str()));
+        let mut merged = if only_annotations {
+            let mut t = target;
+            if let Value::Object(t) = &mut t {
+                t.extend(rest);
+            }
+            t
+        } else {
+            widen::merge_all(&[Value::Object(rest), target])
+        };
+        if let Value::Object(m) = &mut merged {
+            for (k, v) in defs {
+                m.entry(k).or_insert(v);
+            }
+        }
+        *schema = merged;
+    }
+}
+
 /// Makes the root a `type: "object"` schema: a union left at the root (one that was not a
 /// discriminated union, so the join kept it) becomes its conservative widening (sound); a root
 /// without `type` or with other types besides `object` is restricted to objects, which is listed
@@ -143,6 +189,7 @@ pub fn ensure_root_object(schema: &mut Value, narrowings: &mut Vec<Narrowing>) {
         });
         return;
     }
+    resolve_root_ref(schema);
     widen::lower_compositions(schema, true);
     let Value::Object(map) = schema else { return };
     let types = match map.get("type") {
@@ -458,5 +505,92 @@ pub fn drop_formats(schema: &mut Value, allowed: &[&str]) {
         {
             map.shift_remove("format");
         }
+    });
+}
+
+/// No boolean subschema reaches a provider (SDK rule: the OpenAI Agents SDK's
+/// `ensure_strict_json_schema` raises `Expected False to be a dictionary`, `google-genai`'s
+/// `Schema` model wants an object). Sound everywhere:
+/// - `false` alternatives of `anyOf`/`oneOf` are removed (they accept nothing); a `true`
+///   alternative makes the composition unconstrained, so the composition is removed; a composition
+///   left without alternatives (every one was `false`) is removed too, which only loosens;
+/// - a `false` property (the key is forbidden) is removed from `properties` and `required`: where
+///   the object is closed the key stays forbidden, elsewhere it is allowed (looser);
+/// - `items: false` (only the empty array) becomes `maxItems: 0` (the same values);
+/// - any other boolean subschema becomes `{}` (`true`: the same values; `false`: looser).
+///
+/// `additionalProperties` and `unevaluatedProperties` keep their boolean: there it is the
+/// closedness every strict profile needs, and [`close_objects`]/`retain_keywords` handle it.
+pub fn lower_boolean_subschemas(schema: &mut Value) {
+    walk::transform_bottom_up(schema, "", &mut |_, node| {
+        let Value::Object(map) = node else { return };
+        for key in ["anyOf", "oneOf"] {
+            let Some(Value::Array(alts)) = map.get_mut(key) else {
+                continue;
+            };
+            if alts.iter().any(|a| a == &Value::Bool(true)) {
+                map.shift_remove(key);
+                continue;
+            }
+            let before = alts.len();
+            alts.retain(|a| a != &Value::Bool(false));
+            if alts.is_empty() {
+                map.shift_remove(key);
+            } else if alts.len() == 1 && before > 1 {
+                // What removing `false` left is one alternative: the node is that and the rest.
+                if let Some(Value::Array(mut only)) = map.shift_remove(key) {
+                    let merged = widen::merge_all(&[Value::Object(map.clone()), only.remove(0)]);
+                    if let Value::Object(m) = merged {
+                        *map = m;
+                    }
+                }
+            }
+        }
+        if let Some(Value::Object(props)) = map.get_mut("properties") {
+            let forbidden: Vec<String> = props
+                .iter()
+                .filter(|(_, v)| **v == Value::Bool(false))
+                .map(|(k, _)| k.clone())
+                .collect();
+            props.retain(|_, v| *v != Value::Bool(false));
+            if let Some(Value::Array(required)) = map.get_mut("required") {
+                required.retain(|r| !r.as_str().is_some_and(|r| forbidden.iter().any(|f| f == r)));
+            }
+        }
+        if map.get("items") == Some(&Value::Bool(false)) {
+            map.insert("items".into(), json!({}));
+            map.insert("maxItems".into(), json!(0));
+        }
+        walk::for_each_child_mut(node, &mut |suffix, child| {
+            let keeps_bool =
+                suffix == "/additionalProperties" || suffix == "/unevaluatedProperties";
+            if child.is_boolean() && !keeps_bool {
+                *child = json!({});
+            }
+        });
+    });
+}
+
+/// Lint: a boolean subschema (other than `additionalProperties`/`unevaluatedProperties`), which
+/// the providers' SDKs refuse; `message(pointer, value)` words the SDK's refusal.
+pub fn check_boolean_subschemas(
+    schema: &Value,
+    findings: &mut Findings,
+    message: &dyn Fn(&str, bool) -> String,
+) {
+    walk::visit(schema, "", &mut |pointer, node| {
+        let Value::Bool(b) = node else { return };
+        if pointer.is_empty()
+            || pointer.ends_with("/additionalProperties")
+            || pointer.ends_with("/unevaluatedProperties")
+        {
+            return;
+        }
+        findings.error(
+            pointer,
+            "boolean-schema",
+            message(pointer, *b),
+            "false leaves anyOf/properties (it accepts nothing), items: false → maxItems: 0, true → {} (sound)",
+        );
     });
 }

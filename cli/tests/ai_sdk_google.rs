@@ -1,0 +1,189 @@
+//! One more real consumer path (issue 12, item 6): an MCP tool list flattened by
+//! `flatjoin manifest`, converted by the Vercel AI SDK's Google provider as an AI SDK app does
+//! (`dynamicTool({inputSchema: jsonSchema(..)})`, `generateText` with a Gemini model; the request
+//! body is captured by a local `fetch`, `cli/sdk/ai-sdk/convert.mjs`), then every function
+//! declaration the provider built is judged by `google-genai`'s `types.FunctionDeclaration`
+//! (`cli/sdk/check.py`, accepted and a fixpoint).
+//!
+//! Pinned: `ai` and `@ai-sdk/google` from `cli/sdk/ai-sdk/package-lock.json` (`npm ci` here when
+//! `node_modules` is missing), the Python SDKs from `cli/sdk/requirements.txt` (the venv the SDK
+//! acceptance test makes, made here too when missing). Without Node.js or Python the test fails
+//! under `CI` and says SKIP otherwise.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use flatjoin_cli::profiles::sdk::{Check, Item, Judge};
+use serde_json::{Map, Value, json};
+
+fn here() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf()
+}
+
+fn skip_or_fail(why: &str) {
+    if std::env::var_os("CI").is_some() {
+        panic!("the AI SDK Google provider test cannot run under CI: {why}");
+    }
+    println!("SKIP: {why}; the AI SDK Google provider test did not run");
+    eprintln!("SKIP: {why}; the AI SDK Google provider test did not run");
+}
+
+/// The SDK venv's Python (made like `sdk_acceptance.rs` does when missing).
+fn python() -> Option<PathBuf> {
+    let target = target_dir();
+    let venv = target.join("sdk-venv");
+    let python = venv.join("bin").join("python");
+    let requirements = here().join("sdk/requirements.txt");
+    let pins = std::fs::read_to_string(&requirements).ok()?;
+    let stamp = venv.join("flatjoin-requirements.txt");
+    if python.exists() && std::fs::read_to_string(&stamp).is_ok_and(|s| s == pins) {
+        return Some(python);
+    }
+    let made = Command::new("python3")
+        .args(["-m", "venv", "--clear"])
+        .arg(&venv)
+        .status()
+        .ok()?
+        .success()
+        && Command::new(&python)
+            .args([
+                "-m",
+                "pip",
+                "install",
+                "--quiet",
+                "--disable-pip-version-check",
+                "-r",
+            ])
+            .arg(&requirements)
+            .status()
+            .ok()?
+            .success();
+    (made && std::fs::write(&stamp, pins).is_ok()).then_some(python)
+}
+
+#[test]
+fn ai_sdk_google_provider_declarations_of_flattened_manifests_pass_google_genai() {
+    if Command::new("node").arg("--version").output().is_err() {
+        return skip_or_fail("node is not installed");
+    }
+    let dir = here().join("sdk/ai-sdk");
+    if !dir.join("node_modules/@ai-sdk/google").exists() {
+        let out = Command::new("npm")
+            .args(["ci", "--no-audit", "--no-fund"])
+            .current_dir(&dir)
+            .output()
+            .expect("npm runs");
+        if !out.status.success() {
+            return skip_or_fail(&format!(
+                "npm ci failed: {}",
+                String::from_utf8_lossy(&out.stderr)
+            ));
+        }
+    }
+    let Some(python) = python() else {
+        return skip_or_fail("python3 or the pinned SDKs cannot be installed");
+    };
+    let flatjoin = PathBuf::from(env!("CARGO_BIN_EXE_flatjoin"));
+    let manifests_dir = here().join("../corpus/manifests");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&manifests_dir)
+        .expect("corpus/manifests")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.sort();
+    let mut batch = Map::new();
+    let mut tools = 0usize;
+    for file in &files {
+        let out = Command::new(&flatjoin)
+            .arg("manifest")
+            .arg(file)
+            .output()
+            .expect("flatjoin manifest runs");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let manifest: Value = serde_json::from_slice(&out.stdout).expect("manifest JSON");
+        tools += manifest["tools"].as_array().map_or(0, Vec::len);
+        let stem = file.file_stem().and_then(|s| s.to_str()).unwrap_or("?");
+        batch.insert(stem.to_owned(), manifest);
+    }
+    let mut node = Command::new("node")
+        .arg(dir.join("convert.mjs"))
+        .current_dir(&dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("node starts");
+    let input = Value::Object(batch).to_string();
+    let mut stdin = node.stdin.take().expect("stdin");
+    let writer = std::thread::spawn(move || {
+        use std::io::Write;
+        stdin.write_all(input.as_bytes())
+    });
+    let out = node.wait_with_output().expect("node ran");
+    writer.join().expect("writer").expect("written");
+    assert!(
+        out.status.success(),
+        "the AI SDK conversion failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let items: Vec<Item> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|line| {
+            let v: Value = serde_json::from_str(line).expect("a JSON line");
+            Item {
+                id: v["id"].as_str().unwrap_or_default().to_owned(),
+                check: Check::Gemini,
+                payload: v["declaration"].clone(),
+                clean: true,
+            }
+        })
+        .collect();
+    assert_eq!(items.len(), tools, "one declaration per tool");
+    assert!(tools > 150, "only {tools} tools");
+    // The provider sends JSON Schema in `parametersJsonSchema`: the field exists on every one.
+    let with_schema = items
+        .iter()
+        .filter(|i| i.payload.get("parametersJsonSchema").is_some())
+        .count();
+    let judge = Judge {
+        python,
+        script: here().join("sdk/check.py"),
+    };
+    let canary = Item {
+        id: "canary".into(),
+        check: Check::Gemini,
+        payload: json!({"name": "t", "parametersJsonSchema": {}, "unknownField": 1}),
+        clean: true,
+    };
+    assert!(
+        !judge.judge(&[canary]).expect("judge runs")[0].passes(),
+        "google-genai must refuse an unknown field"
+    );
+    let verdicts = judge.judge(&items).expect("judge runs");
+    let rejected: Vec<String> = verdicts
+        .iter()
+        .filter(|v| !v.passes())
+        .map(|v| format!("{}: {}", v.id, v.error.as_deref().unwrap_or("rejected")))
+        .collect();
+    println!(
+        "{} manifests, {tools} tools: {} AI SDK declarations ({with_schema} with parametersJsonSchema), {} rejected by google-genai",
+        files.len(),
+        items.len(),
+        rejected.len()
+    );
+    assert!(rejected.is_empty(), "{}", rejected.join("\n"));
+}
+
+/// The target directory `cargo test` builds into: two levels above the `flatjoin` binary it built
+/// for this test (`target/debug/flatjoin`).
+fn target_dir() -> PathBuf {
+    let exe = Path::new(env!("CARGO_BIN_EXE_flatjoin"));
+    exe.ancestors()
+        .nth(2)
+        .map_or_else(|| here().join("../target"), Path::to_path_buf)
+}

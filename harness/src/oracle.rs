@@ -108,7 +108,7 @@ impl Oracle {
 
 impl fmt::Display for Oracle {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
+        f.pad(self.name())
     }
 }
 

@@ -403,9 +403,9 @@ pub(crate) fn normalize(document: &Value) -> Result<Option<Value>, Error> {
         let strip: Vec<&'static str> = ["$id", "$anchor", "$dynamicAnchor"]
             .into_iter()
             .filter(|k| {
-                map.get(*k).and_then(Value::as_str).is_some_and(|v| {
-                    !is_root || *k != "$id" || v.starts_with('#')
-                })
+                map.get(*k)
+                    .and_then(Value::as_str)
+                    .is_some_and(|v| !is_root || *k != "$id" || v.starts_with('#'))
             })
             .collect();
         if !strip.is_empty() {

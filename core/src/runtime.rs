@@ -131,16 +131,14 @@ impl Runtime {
         if options.assert_formats {
             builder = builder.should_validate_formats(true);
         }
-        let validators = builder
-            .build_map(original)
-            .map_err(|e| {
-                Error::new(
-                    e.instance_path().as_str().to_owned(),
-                    ErrorKind::InvalidSchema {
-                        message: e.to_string(),
-                    },
-                )
-            })?;
+        let validators = builder.build_map(original).map_err(|e| {
+            Error::new(
+                e.instance_path().as_str().to_owned(),
+                ErrorKind::InvalidSchema {
+                    message: e.to_string(),
+                },
+            )
+        })?;
         // The branches are identified on the copy whose references are pointers from the root
         // when the original needs URI resolution (the verdict is jsonschema's on the original).
         let normalized = crate::refs::normalize(original).ok().flatten();

@@ -14,5 +14,6 @@ pub mod oracle;
 pub mod profiles;
 pub mod render;
 pub mod sample;
+pub mod suite;
 pub mod surfaces;
 pub mod tool_schema;

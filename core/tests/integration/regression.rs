@@ -158,7 +158,10 @@ fn hoisted_name_does_not_overwrite_author_def() {
         assert!(judge_original.is_valid(&v), "{v}");
         assert!(judge.is_valid(&v), "{v}: {:#}", flat.schema);
     }
-    assert_eq!(flat.schema["$defs"]["flatjoin_ref_1"], json!({"type": "string"}));
+    assert_eq!(
+        flat.schema["$defs"]["flatjoin_ref_1"],
+        json!({"type": "string"})
+    );
 }
 
 /// A `#/…` reference inside an embedded resource (`$id`) resolves against that resource, and an
@@ -180,7 +183,12 @@ fn embedded_resource_and_anchor_refs_resolve() {
         }
     });
     let flat = flatten(&original, &Options::default()).expect("flattens");
-    assert_eq!(flat.diagnostics.flattened.len(), 1, "{:?}", flat.diagnostics);
+    assert_eq!(
+        flat.diagnostics.flattened.len(),
+        1,
+        "{:?}",
+        flat.diagnostics
+    );
     let judge_original = validator(&original);
     let judge = validator(&flat.schema);
     for v in [
@@ -209,7 +217,10 @@ fn dynamic_ref_is_refused_with_its_pointer() {
     });
     let err = flatten(&original, &Options::default()).expect_err("refused");
     assert_eq!(err.pointer, "/oneOf/0/properties/items/items/$dynamicRef");
-    assert!(matches!(err.kind, flatjoin::ErrorKind::UnsupportedRef { .. }), "{err}");
+    assert!(
+        matches!(err.kind, flatjoin::ErrorKind::UnsupportedRef { .. }),
+        "{err}"
+    );
 }
 
 /// `Runtime` follows the declared draft: under 2020-12 `format` is an annotation (the verdict of
@@ -234,5 +245,9 @@ fn runtime_format_follows_the_draft_unless_asserted() {
     assert!(asserting.is_valid(&json!("a@example.com")));
     // Draft-07 asserts formats by default (as jsonschema reads it).
     let draft7 = json!({"$schema": "http://json-schema.org/draft-07/schema#", "type": "string", "format": "email"});
-    assert!(!flatjoin::Runtime::new(&draft7).expect("compiles").is_valid(&bad));
+    assert!(
+        !flatjoin::Runtime::new(&draft7)
+            .expect("compiles")
+            .is_valid(&bad)
+    );
 }

@@ -346,7 +346,7 @@ pub fn run_draft(suite: &Path, draft: &str) -> SuiteReport {
     for (d, f, g, t, _) in XFAIL {
         if *d == draft {
             let key = format!("{d}/{f}: {g} / {t}");
-            if !xfail_hit.iter().any(|h| *h == key) {
+            if !xfail_hit.contains(&key) {
                 report
                     .stale_xfail
                     .push(format!("{key}: listed in XFAIL but did not fail"));

@@ -34,6 +34,14 @@ impl Profile {
         }
     }
 
+    /// The union-site counts of the nested-sites slice (issue 9: 1,000 to 64,000).
+    fn site_counts(self) -> &'static [usize] {
+        match self {
+            Profile::Full => &[1_000, 4_000, 16_000, 64_000],
+            Profile::Smoke => &[250, 1_000],
+        }
+    }
+
     /// The branch counts of the N slices.
     fn branch_counts(self) -> &'static [usize] {
         match self {
@@ -62,6 +70,8 @@ pub enum Axis {
     Collision,
     /// Nesting depth (D).
     Depth,
+    /// Union sites nested in the root union ([`Family::NestedSites`]).
+    Sites,
 }
 
 impl Axis {
@@ -72,6 +82,7 @@ impl Axis {
             Axis::Props => spec.props as f64,
             Axis::Collision => f64::from(spec.collision_pct),
             Axis::Depth => spec.depth as f64,
+            Axis::Sites => spec.union_sites() as f64,
         }
     }
 
@@ -82,12 +93,13 @@ impl Axis {
             Axis::Props => "P (properties per branch)",
             Axis::Collision => "collision rate (%)",
             Axis::Depth => "D (nesting depth)",
+            Axis::Sites => "S (nested union sites)",
         }
     }
 
     /// Whether a power law in this axis is meaningful (a log-log fit needs positive values).
     pub fn is_scaling(self) -> bool {
-        matches!(self, Axis::Branches | Axis::Props)
+        matches!(self, Axis::Branches | Axis::Props | Axis::Sites)
     }
 }
 
@@ -115,6 +127,7 @@ pub fn slices(profile: Profile) -> Vec<Slice> {
                 Family::Mixed => ShapeSpec::mixed(n, 16, 50, 2),
                 Family::DedupHeavy => ShapeSpec::dedup_heavy(n, 16, 2),
                 Family::AllDistinct => ShapeSpec::all_distinct(n, 16, 2),
+                Family::NestedSites => ShapeSpec::nested_sites(n, 1),
             })
             .collect(),
     };
@@ -146,6 +159,15 @@ pub fn slices(profile: Profile) -> Vec<Slice> {
         },
         n_slice(Family::DedupHeavy),
         n_slice(Family::AllDistinct),
+        Slice {
+            name: "s-nested-sites".to_owned(),
+            axis: Axis::Sites,
+            specs: profile
+                .site_counts()
+                .iter()
+                .map(|&s| ShapeSpec::nested_sites(s, 1))
+                .collect(),
+        },
     ]
 }
 
@@ -163,6 +185,10 @@ pub fn synthetic_cases(profile: Profile) -> Vec<ShapeSpec> {
 /// Whether the naive join is timed on `spec`: only while its pairwise dedup stays cheap enough
 /// to measure (it is quadratic by design; at N = 2048 it would take minutes per iteration).
 pub fn times_naive(spec: &ShapeSpec) -> bool {
+    if spec.family == Family::NestedSites {
+        // The naive join knows one root union only: nothing comparable to time.
+        return false;
+    }
     let alternatives = spec.branches;
     let shared = spec.shared_props().max(1);
     let comparisons = shared * alternatives * alternatives / 2;

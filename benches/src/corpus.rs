@@ -138,6 +138,14 @@ fn collect_json_files(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> 
     for entry in entries {
         let path = entry.map_err(|e| format!("{}: {e}", dir.display()))?.path();
         if path.is_dir() {
+            // The JSON-Schema-Test-Suite is a conformance corpus of small keyword tests (and
+            // remote documents), not tool schemas: the harness runs it (`suite.rs`), not the bench.
+            if path
+                .file_name()
+                .is_some_and(|n| n == "json-schema-test-suite")
+            {
+                continue;
+            }
             collect_json_files(&path, out)?;
         } else if path.extension().is_some_and(|e| e == "json") {
             out.push(path);

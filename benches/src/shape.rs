@@ -25,6 +25,11 @@ pub enum Family {
     /// each joined property is an `anyOf` of `branches` alternatives: the largest output a join
     /// can produce.
     AllDistinct,
+    /// Many small discriminated unions nested inside the root one: two root branches, each with
+    /// `props` properties that are each a two-branch union of their own (the same in both root
+    /// branches, so the root join dedups them). About `2 × props + 1` union sites: what the
+    /// diagnostics' per-site bookkeeping costs (issue 9, item 7).
+    NestedSites,
 }
 
 impl Family {
@@ -34,6 +39,7 @@ impl Family {
             Family::Mixed => "mixed",
             Family::DedupHeavy => "dedup-heavy",
             Family::AllDistinct => "all-distinct",
+            Family::NestedSites => "nested-sites",
         }
     }
 }
@@ -89,6 +95,26 @@ impl ShapeSpec {
         }
     }
 
+    /// A [`Family::NestedSites`] shape with about `sites` union sites (`sites / 2` inner unions in
+    /// each of the two root branches, plus the root).
+    pub fn nested_sites(sites: usize, depth: usize) -> Self {
+        ShapeSpec {
+            family: Family::NestedSites,
+            branches: 2,
+            props: sites / 2,
+            collision_pct: 100,
+            depth,
+        }
+    }
+
+    /// The number of union sites of the built schema.
+    pub fn union_sites(&self) -> usize {
+        match self.family {
+            Family::NestedSites => 1 + self.branches * self.props,
+            _ => 1,
+        }
+    }
+
     /// The benchmark id: `mixed-n128-p16-c50-d2`.
     pub fn id(&self) -> String {
         format!(
@@ -105,7 +131,7 @@ impl ShapeSpec {
     pub fn shared_props(&self) -> usize {
         match self.family {
             Family::Mixed => (self.props * self.collision_pct as usize + 50) / 100,
-            Family::DedupHeavy | Family::AllDistinct => self.props,
+            Family::DedupHeavy | Family::AllDistinct | Family::NestedSites => self.props,
         }
     }
 
@@ -164,6 +190,15 @@ impl ShapeSpec {
                 );
                 required.push(Value::from("payload"));
             }
+            Family::NestedSites => {
+                for j in 0..self.props {
+                    let name = format!("u{j}");
+                    if j % 2 == 0 {
+                        required.push(Value::from(name.clone()));
+                    }
+                    properties.insert(name, inner_union(self.depth));
+                }
+            }
             Family::AllDistinct => {
                 for j in 0..self.props {
                     let name = format!("s{j}");
@@ -181,6 +216,16 @@ impl ShapeSpec {
             "additionalProperties": false,
         })
     }
+}
+
+/// A two-branch discriminated union (`tag`: `x` or `y`), one branch carrying a nested object.
+fn inner_union(depth: usize) -> Value {
+    json!({"oneOf": [
+        {"type": "object", "properties": {"tag": {"const": "x"}, "x": nested_object(depth, None, None)},
+         "required": ["tag"], "additionalProperties": false},
+        {"type": "object", "properties": {"tag": {"const": "y"}, "y": {"type": "integer"}},
+         "required": ["tag", "y"], "additionalProperties": false},
+    ]})
 }
 
 /// One of four structural variants, chosen by `k % 4`.
@@ -411,6 +456,14 @@ mod tests {
             &distinct["oneOf"][0]["properties"]["s0"],
             &distinct["oneOf"][1]["properties"]["s0"]
         ));
+    }
+
+    #[test]
+    fn nested_sites_are_all_flattened() {
+        let spec = ShapeSpec::nested_sites(1000, 1);
+        let flat = flatjoin::flatten(&spec.build(), &flatjoin::Options::default()).expect("flat");
+        assert_eq!(spec.union_sites(), 1001);
+        assert_eq!(flat.diagnostics.flattened.len(), spec.union_sites());
     }
 
     #[test]

@@ -228,6 +228,31 @@ fn manifest_keeps_everything_but_input_schemas() {
     assert!(items.get("anyOf").is_none());
 }
 
+/// `validate` follows the declared draft (`format` is an annotation in 2020-12, as in plain
+/// validation); `--assert-formats` asserts it.
+#[test]
+fn validate_formats_follow_the_draft_unless_asserted() {
+    let schema = tmp(
+        "format-email.json",
+        r#"{"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object",
+            "properties": {"to": {"type": "string", "format": "email"}}}"#,
+    );
+    let s = schema.to_str().expect("path");
+    let value = br#"{"to": "not an email"}"#;
+    let default = run(&["validate", "--schema", s], Some(value));
+    assert_eq!(default.status.code(), Some(0), "{default:?}");
+    let asserted = run(
+        &["validate", "--schema", s, "--assert-formats"],
+        Some(value),
+    );
+    assert_eq!(asserted.status.code(), Some(1), "{asserted:?}");
+    let good = run(
+        &["validate", "--schema", s, "--assert-formats"],
+        Some(br#"{"to": "a@example.com"}"#),
+    );
+    assert_eq!(good.status.code(), Some(0), "{good:?}");
+}
+
 #[test]
 fn validate_names_the_branch() {
     let schema = corpus("dialects/zod4-draft2020-12/shape.json");

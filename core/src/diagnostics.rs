@@ -1,17 +1,39 @@
 //! What happened at each union site: flattened (with its discriminator) or skipped (with the
 //! identification rule that failed).
 
+use std::collections::HashSet;
 use std::fmt;
 
 use serde_json::{Value, json};
 
 /// Diagnostics of one projection, in document discovery order (inner sites first).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Clone, Default)]
 pub struct Diagnostics {
     /// Discriminated unions that became one flat object.
     pub flattened: Vec<FlattenedSite>,
     /// Near misses: `oneOf`/`anyOf` nodes that looked like a discriminated union but are not one.
     pub skipped: Vec<SkippedSite>,
+    /// Pointers already recorded (flattened, skipped), so recording a site costs O(1) instead of
+    /// a scan of every earlier site (a document of n nested sites was quadratic).
+    recorded: (HashSet<String>, HashSet<String>),
+}
+
+/// Equal when the recorded sites are (the bookkeeping set is not compared).
+impl PartialEq for Diagnostics {
+    fn eq(&self, other: &Self) -> bool {
+        self.flattened == other.flattened && self.skipped == other.skipped
+    }
+}
+
+impl Eq for Diagnostics {}
+
+impl fmt::Debug for Diagnostics {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Diagnostics")
+            .field("flattened", &self.flattened)
+            .field("skipped", &self.skipped)
+            .finish()
+    }
 }
 
 /// A flattened union site.
@@ -111,15 +133,46 @@ impl Diagnostics {
         })
     }
 
+    /// Records a flattened site once (a site reached twice, e.g. through a `$ref`, is kept at
+    /// its first record).
     pub(crate) fn record_flattened(&mut self, site: FlattenedSite) {
-        if !self.flattened.iter().any(|s| s.pointer == site.pointer) {
+        if !self.recorded.0.contains(&site.pointer) {
+            self.recorded.0.insert(site.pointer.clone());
             self.flattened.push(site);
         }
     }
 
+    /// Records a skipped site once.
     pub(crate) fn record_skipped(&mut self, site: SkippedSite) {
-        if !self.skipped.iter().any(|s| s.pointer == site.pointer) {
+        if !self.recorded.1.contains(&site.pointer) {
+            self.recorded.1.insert(site.pointer.clone());
             self.skipped.push(site);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_site_is_recorded_once() {
+        let mut d = Diagnostics::default();
+        for _ in 0..2 {
+            for i in 0..3 {
+                d.record_flattened(FlattenedSite {
+                    pointer: format!("/p/{i}"),
+                    discriminator: "kind".into(),
+                    branches: 2,
+                });
+                d.record_skipped(SkippedSite {
+                    pointer: format!("/p/{i}"),
+                    reason: SkipReason::NoDiscriminator,
+                });
+            }
+        }
+        assert_eq!(d.flattened.len(), 3);
+        assert_eq!(d.skipped.len(), 3);
+        assert_eq!(d.flattened[2].pointer, "/p/2");
     }
 }

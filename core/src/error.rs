@@ -44,6 +44,14 @@ pub enum ErrorKind {
         /// The reference as written.
         reference: String,
     },
+    /// A reference the join cannot follow statically (`$dynamicRef`, `$recursiveRef`): refused
+    /// where a union would need it.
+    UnsupportedRef {
+        /// The keyword (`$dynamicRef`).
+        keyword: String,
+        /// The reference as written.
+        reference: String,
+    },
     /// A chain of `$ref`s leads back to itself without reaching a schema.
     RefCycle {
         /// The reference that closes the cycle.
@@ -102,6 +110,12 @@ impl fmt::Display for Error {
                 write!(
                     f,
                     "at {at}: $ref \"{reference}\" does not resolve in this document"
+                )
+            }
+            ErrorKind::UnsupportedRef { keyword, reference } => {
+                write!(
+                    f,
+                    "at {at}: {keyword} \"{reference}\" cannot be followed statically; a union that needs it cannot be flattened"
                 )
             }
             ErrorKind::RefCycle { reference } => {

@@ -58,7 +58,7 @@ pub use kinds::{Kind, Kinds, kinds_of};
 pub use manifest::{FlattenedManifest, flatten_manifest, flatten_manifest_owned};
 pub use parse::{MAX_DEPTH, parse};
 #[cfg(feature = "runtime")]
-pub use runtime::{BranchError, Runtime, RuntimeErrors};
+pub use runtime::{BranchError, Runtime, RuntimeErrors, RuntimeOptions};
 pub use widen::widen_scalars;
 
 use serde_json::Value;
@@ -157,12 +157,24 @@ pub struct Flattened {
 /// its already projected branches. The input is not modified. Returns an [`Error`] carrying a JSON
 /// pointer for malformed input (a keyword of the wrong JSON type, an unresolvable local `$ref`,
 /// nesting deeper than [`MAX_DEPTH`]); never panics and never fetches a remote `$ref`.
+///
+/// References are read by the rules of the document's draft, with `jsonschema`'s own resolver:
+/// base URIs from embedded `$id`s, `$anchor`, the draft-07 `$ref`-sibling rule. A document that
+/// uses them and holds a union is joined from a copy whose references are pointers from the root
+/// (remote ones made absolute; embedded `$id`s and anchors dropped); a `$dynamicRef` there is
+/// refused with [`ErrorKind::UnsupportedRef`] at its pointer.
 pub fn flatten(schema: &Value, options: &Options) -> Result<Flattened, Error> {
-    project::run(schema, options)
+    match refs::normalize(schema)? {
+        Some(normalized) => project::run_owned(normalized, options),
+        None => project::run(schema, options),
+    }
 }
 
 /// Like [`flatten`], taking ownership of the input. When the document holds no union site at all
 /// the input is returned as it is, without a copy.
 pub fn flatten_owned(schema: Value, options: &Options) -> Result<Flattened, Error> {
-    project::run_owned(schema, options)
+    match refs::normalize(&schema)? {
+        Some(normalized) => project::run_owned(normalized, options),
+        None => project::run_owned(schema, options),
+    }
 }

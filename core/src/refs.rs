@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet, VecDeque};
 
 use serde_json::{Map, Value};
 
-use crate::error::Error;
+use crate::error::{Error, ErrorKind};
 use crate::keywords;
 use crate::pointer;
 use crate::project::Projector;
@@ -17,11 +17,30 @@ pub(crate) fn repair(out: &mut Value, projector: &mut Projector<'_>) -> Result<(
         return Ok(());
     }
     let container = container_name(projector.document);
+    // Names the hoisted definitions must not take: every entry the document's containers hold.
+    let taken: HashSet<String> = ["$defs", "definitions"]
+        .iter()
+        .filter_map(|c| projector.document.get(*c).and_then(Value::as_object))
+        .chain(
+            ["$defs", "definitions"]
+                .iter()
+                .filter_map(|c| out.get(*c).and_then(Value::as_object)),
+        )
+        .flat_map(|defs| defs.keys().cloned())
+        .collect();
+    let mut names = Names { taken, next: 1 };
     let mut hoisted: HashMap<String, String> = HashMap::new();
     let mut new_defs: Vec<(String, Value)> = Vec::new();
     // Worklist of values whose references still need checking: the document, then each hoisted
     // definition as it is created.
-    rewrite(out, projector, container, &mut hoisted, &mut new_defs)?;
+    rewrite(
+        out,
+        projector,
+        container,
+        &mut names,
+        &mut hoisted,
+        &mut new_defs,
+    )?;
     let mut i = 0;
     while i < new_defs.len() {
         let mut value = std::mem::take(&mut new_defs[i].1);
@@ -29,6 +48,7 @@ pub(crate) fn repair(out: &mut Value, projector: &mut Projector<'_>) -> Result<(
             &mut value,
             projector,
             container,
+            &mut names,
             &mut hoisted,
             &mut new_defs,
         )?;
@@ -75,10 +95,30 @@ fn crosses_flattened(target: &str, sites: &[(String, &'static str)]) -> bool {
     })
 }
 
+/// Fresh names for hoisted definitions: `flatjoin_ref_N`, skipping every name the document
+/// already uses (an author's own `flatjoin_ref_1` is never overwritten).
+struct Names {
+    taken: HashSet<String>,
+    next: usize,
+}
+
+impl Names {
+    fn fresh(&mut self) -> String {
+        loop {
+            let name = format!("flatjoin_ref_{}", self.next);
+            self.next += 1;
+            if !self.taken.contains(&name) {
+                return name;
+            }
+        }
+    }
+}
+
 fn rewrite(
     value: &mut Value,
     projector: &mut Projector<'_>,
     container: &str,
+    names: &mut Names,
     hoisted: &mut HashMap<String, String>,
     new_defs: &mut Vec<(String, Value)>,
 ) -> Result<(), Error> {
@@ -92,7 +132,7 @@ fn rewrite(
         let name = match hoisted.get(&target) {
             Some(name) => name.clone(),
             None => {
-                let name = format!("flatjoin_ref_{}", hoisted.len() + 1);
+                let name = names.fresh();
                 hoisted.insert(target.clone(), name.clone());
                 let projected = projector.project_at(&target)?;
                 new_defs.push((name.clone(), projected));
@@ -105,7 +145,7 @@ fn rewrite(
     let mut result = Ok(());
     keywords::subschemas_mut(map, |_, child| {
         if result.is_ok() {
-            result = rewrite(child, projector, container, hoisted, new_defs);
+            result = rewrite(child, projector, container, names, hoisted, new_defs);
         }
     });
     result
@@ -184,4 +224,279 @@ fn prune(root: &mut Map<String, Value>, originally_referenced: &HashSet<String>)
             }
         }
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Resolution by URI: embedded resources (`$id`), `$anchor`, the draft-07 `$ref`-sibling rule.
+// ---------------------------------------------------------------------------------------------
+
+/// Keywords that make a `$ref` mean something other than a pointer from the document root.
+const URI_KEYWORDS: [&str; 4] = ["$anchor", "$dynamicAnchor", "$dynamicRef", "$recursiveRef"];
+
+/// Whether a schema object needs URI resolution (RFC 3986 base URIs, anchors) for the references
+/// of its document to be read correctly: an embedded resource (`$id` below the root, or a
+/// draft-07 fragment `$id` anywhere), an anchor, a dynamic reference.
+pub(crate) fn needs_uri_resolution(map: &Map<String, Value>, is_root: bool) -> bool {
+    if URI_KEYWORDS.iter().any(|k| map.contains_key(*k)) {
+        return true;
+    }
+    match map.get("$id").and_then(Value::as_str) {
+        Some(id) => !is_root || id.starts_with('#'),
+        None => false,
+    }
+}
+
+/// Whether the document is draft-07 or older (its `$ref` siblings are ignored).
+fn is_legacy(draft: referencing::Draft) -> bool {
+    matches!(
+        draft,
+        referencing::Draft::Draft4 | referencing::Draft::Draft6 | referencing::Draft::Draft7
+    )
+}
+
+/// The base URI of a document without a root `$id` (the one `jsonschema` uses too).
+const DEFAULT_BASE: &str = "json-schema:///";
+
+/// Answers every retrieval with an empty schema, so the registry can be built over a document
+/// whose remote references are never fetched; [`normalize`] tells remote targets apart itself.
+struct NoFetch;
+
+impl referencing::Retrieve for NoFetch {
+    fn retrieve(
+        &self,
+        _: &referencing::Uri<String>,
+    ) -> Result<Value, Box<dyn std::error::Error + Send + Sync>> {
+        Ok(Value::Object(Map::new()))
+    }
+}
+
+/// What the detection walk found.
+#[derive(Default)]
+struct Detected {
+    needs: bool,
+    has_union: bool,
+}
+
+fn detect(document: &Value) -> Detected {
+    let mut found = Detected::default();
+    let root_has_id = document.get("$id").is_some();
+    let mut stack: Vec<(&Value, bool)> = vec![(document, true)];
+    while let Some((node, is_root)) = stack.pop() {
+        let Value::Object(map) = node else { continue };
+        if needs_uri_resolution(map, is_root)
+            || (root_has_id
+                && map
+                    .get("$ref")
+                    .and_then(Value::as_str)
+                    .is_some_and(|r| !r.starts_with('#')))
+        {
+            found.needs = true;
+        }
+        if map.contains_key("oneOf") || map.contains_key("anyOf") {
+            found.has_union = true;
+        }
+        if found.needs && found.has_union {
+            break;
+        }
+        keywords::subschemas(map, |_, child| stack.push((child, false)));
+    }
+    found
+}
+
+/// Encodes a JSON pointer as a URI fragment `$ref` (`#` + the pointer, percent-encoding what a
+/// URI fragment cannot hold).
+fn fragment_ref(ptr: &str) -> String {
+    let mut out = String::with_capacity(ptr.len() + 1);
+    out.push('#');
+    for b in ptr.bytes() {
+        let c = b as char;
+        if c.is_ascii_alphanumeric() || "-._~!$&'()*+,;=:@/?".contains(c) {
+            out.push(c);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// Resolves every `$ref` of a document that uses embedded resources or anchors with
+/// `jsonschema`'s own resolver (`referencing`), and returns a copy in which each reference into the
+/// document is a pointer from its root (`#/…`), each remote one is absolute, and the embedded
+/// `$id`s and anchors that only served resolution are gone: what the join reads (it follows
+/// `#/…` pointers only) means what the original meant. `None` when nothing needs it (no
+/// embedded identifiers, or no union to flatten: then the presentation is the input itself).
+///
+/// A `$dynamicRef` or `$recursiveRef` in such a document is refused with its pointer: its target
+/// depends on the evaluation path, which a static join cannot follow. A reference that does not
+/// resolve is refused with its pointer. Nothing is fetched.
+pub(crate) fn normalize(document: &Value) -> Result<Option<Value>, Error> {
+    let found = detect(document);
+    if !found.needs || !found.has_union {
+        return Ok(None);
+    }
+    crate::parse::check_depth(document)?;
+    let draft = referencing::Draft::Draft202012.detect(document);
+    let registry_error = |e: referencing::Error| {
+        Error::new(
+            "",
+            ErrorKind::InvalidSchema {
+                message: e.to_string(),
+            },
+        )
+    };
+    let root_uri = match document.get("$id").and_then(Value::as_str) {
+        Some(id) if !id.starts_with('#') => {
+            let base = referencing::uri::from_str(DEFAULT_BASE).map_err(registry_error)?;
+            referencing::uri::resolve_against(&base.borrow(), id)
+                .map_err(registry_error)?
+                .as_str()
+                .trim_end_matches('#')
+                .to_owned()
+        }
+        _ => DEFAULT_BASE.to_owned(),
+    };
+    let registry = referencing::Registry::new()
+        .retriever(NoFetch)
+        .retrieve_known_draft_meta_schemas(false)
+        .draft(draft)
+        .add(&root_uri, document)
+        .and_then(referencing::RegistryBuilder::prepare)
+        .map_err(registry_error)?;
+    // Where each value of the document lives.
+    let mut location: HashMap<usize, String> = HashMap::new();
+    let mut stack: Vec<(&Value, String)> = vec![(document, String::new())];
+    while let Some((node, ptr)) = stack.pop() {
+        match node {
+            Value::Object(map) => {
+                for (k, v) in map {
+                    stack.push((v, pointer::push(&ptr, k)));
+                }
+            }
+            Value::Array(items) => {
+                for (i, v) in items.iter().enumerate() {
+                    stack.push((v, pointer::push_index(&ptr, i)));
+                }
+            }
+            _ => {}
+        }
+        location.insert(std::ptr::from_ref(node) as usize, ptr);
+    }
+    let root_base = referencing::uri::from_str(&root_uri).map_err(registry_error)?;
+    let root_resolver = registry.resolver(root_base);
+    // First pass: the resources the document itself holds (their base URIs).
+    let mut resources: HashSet<String> = HashSet::new();
+    let mut edits: Vec<(String, Edit)> = Vec::new();
+    let mut stack = vec![(document, String::new(), root_resolver.clone(), draft)];
+    let mut refs = Vec::new();
+    while let Some((node, ptr, resolver, draft)) = stack.pop() {
+        let Value::Object(map) = node else { continue };
+        let draft = if map.contains_key("$id") {
+            draft.detect(node)
+        } else {
+            draft
+        };
+        let resolver = resolver
+            .in_subresource(draft.create_resource_ref(node))
+            .map_err(|e| Error::new(pointer::push(&ptr, "$id"), invalid(e)))?;
+        resources.insert(without_fragment(resolver.base_uri().as_str()).to_owned());
+        let is_root = ptr.is_empty();
+        let strip: Vec<&'static str> = ["$id", "$anchor", "$dynamicAnchor"]
+            .into_iter()
+            .filter(|k| {
+                map.get(*k)
+                    .and_then(Value::as_str)
+                    .is_some_and(|v| !is_root || *k != "$id" || v.starts_with('#'))
+            })
+            .collect();
+        if !strip.is_empty() {
+            edits.push((ptr.clone(), Edit::Strip(strip)));
+        }
+        for keyword in ["$dynamicRef", "$recursiveRef"] {
+            if let Some(reference) = map.get(keyword).and_then(Value::as_str) {
+                return Err(Error::new(
+                    pointer::push(&ptr, keyword),
+                    ErrorKind::UnsupportedRef {
+                        keyword: keyword.to_owned(),
+                        reference: reference.to_owned(),
+                    },
+                ));
+            }
+        }
+        if let Some(Value::String(reference)) = map.get("$ref") {
+            refs.push((ptr.clone(), reference.clone(), resolver.clone()));
+            if is_legacy(draft) {
+                // Draft-07: the siblings of `$ref` are ignored, so are references inside them.
+                continue;
+            }
+        }
+        keywords::subschemas(map, |place, child| {
+            let mut child_ptr = ptr.clone();
+            place.push_onto(&mut child_ptr);
+            stack.push((child, child_ptr, resolver.clone(), draft));
+        });
+    }
+    // Second pass: each reference to its target.
+    for (ptr, reference, resolver) in refs {
+        let at = pointer::push(&ptr, "$ref");
+        let unresolvable = || {
+            Error::new(
+                at.clone(),
+                ErrorKind::UnresolvableRef {
+                    reference: reference.clone(),
+                },
+            )
+        };
+        let absolute = resolver
+            .resolve_uri(&resolver.base_uri().borrow(), &reference)
+            .map_err(|_| unresolvable())?;
+        let new_ref = if resources.contains(without_fragment(absolute.as_str())) {
+            let resolved = resolver.lookup(&reference).map_err(|_| unresolvable())?;
+            let target = location
+                .get(&(std::ptr::from_ref(resolved.contents()) as usize))
+                .ok_or_else(unresolvable)?;
+            fragment_ref(target)
+        } else if absolute.as_str().starts_with(DEFAULT_BASE) {
+            // A relative remote reference with no base to resolve it against: as written.
+            reference.clone()
+        } else {
+            absolute.as_str().to_owned()
+        };
+        if new_ref != reference {
+            edits.push((ptr, Edit::Ref(new_ref)));
+        }
+    }
+    let mut out = document.clone();
+    for (ptr, edit) in edits {
+        let Some(Value::Object(map)) = out.pointer_mut(&ptr) else {
+            continue;
+        };
+        match edit {
+            Edit::Strip(keys) => {
+                for k in keys {
+                    map.shift_remove(k);
+                }
+            }
+            Edit::Ref(r) => {
+                map.insert("$ref".into(), Value::String(r));
+            }
+        }
+    }
+    Ok(Some(out))
+}
+
+enum Edit {
+    /// Remove these identifier keywords.
+    Strip(Vec<&'static str>),
+    /// Replace the `$ref`.
+    Ref(String),
+}
+
+fn invalid(e: referencing::Error) -> ErrorKind {
+    ErrorKind::InvalidSchema {
+        message: e.to_string(),
+    }
+}
+
+fn without_fragment(uri: &str) -> &str {
+    uri.split('#').next().unwrap_or(uri)
 }

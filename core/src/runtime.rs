@@ -11,7 +11,9 @@ use crate::error::{Error, ErrorKind};
 use crate::identify::{self, Identified};
 
 /// Validates arguments with the original schema. Its verdict is always that of plain validation
-/// against the original (formats asserted); where the root is a discriminated union, its errors
+/// against the original by its declared draft (by default `format` is an annotation from 2019-09
+/// on and an assertion in draft-07, as `jsonschema` reads the drafts; [`RuntimeOptions`] can
+/// assert formats everywhere, as Zod and Pydantic do); where the root is a discriminated union, its errors
 /// name the branch the value's discriminator selected (`kind "polygon": /points: ...`).
 ///
 /// ```
@@ -41,6 +43,36 @@ struct Dispatch {
     /// Literal key → (branch validator key, the literal as JSON).
     branches: HashMap<String, String>,
     literals: Vec<Value>,
+}
+
+/// Options of [`Runtime::with_options`]. `RuntimeOptions::default()` is what [`Runtime::new`] and
+/// `flatjoin validate` without flags use.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RuntimeOptions {
+    /// Assert `format` whatever the declared draft (the reading of Zod and Pydantic, which reject
+    /// a malformed email). Default `false`: the draft decides (SPEC §6 decision 13), so the verdict
+    /// equals plain validation by the draft.
+    pub assert_formats: bool,
+    /// Documents that remote `$ref`s may load, by absolute URI (`http://example.com/a.json`),
+    /// supplied by the caller: the runtime itself never fetches anything. Default: none, and a
+    /// remote `$ref` is refused.
+    pub resources: Vec<(String, Value)>,
+}
+
+/// Serves [`RuntimeOptions::resources`] to the validator; anything else is refused (no I/O).
+struct Supplied(HashMap<String, Value>);
+
+impl jsonschema::Retrieve for Supplied {
+    fn retrieve(
+        &self,
+        uri: &jsonschema::Uri<String>,
+    ) -> Result<Value, Box<dyn std::error::Error + Send + Sync>> {
+        let key = uri.as_str().split('#').next().unwrap_or_default();
+        self.0.get(key).cloned().ok_or_else(|| {
+            format!("{key} is not fetched: flatjoin does no I/O (supply it in RuntimeOptions::resources)")
+                .into()
+        })
+    }
 }
 
 /// Why arguments were rejected.
@@ -85,22 +117,34 @@ impl fmt::Display for RuntimeErrors {
 impl std::error::Error for RuntimeErrors {}
 
 impl Runtime {
-    /// Compiles the original schema (offline: a remote `$ref` is never fetched).
+    /// Compiles the original schema with the default options (offline: a remote `$ref` is never
+    /// fetched; formats as the declared draft reads them).
     pub fn new(original: &Value) -> Result<Runtime, Error> {
+        Runtime::with_options(original, &RuntimeOptions::default())
+    }
+
+    /// Compiles the original schema with `options`.
+    pub fn with_options(original: &Value, options: &RuntimeOptions) -> Result<Runtime, Error> {
         crate::wellformed::check(original)?;
-        let validators = jsonschema::options()
-            .should_validate_formats(true)
-            .build_map(original)
-            .map_err(|e| {
-                Error::new(
-                    e.instance_path().as_str().to_owned(),
-                    ErrorKind::InvalidSchema {
-                        message: e.to_string(),
-                    },
-                )
-            })?;
-        let dispatch = match original {
-            Value::Object(map) => match identify::identify(map, "", original) {
+        let supplied = Supplied(options.resources.iter().cloned().collect());
+        let mut builder = jsonschema::options().with_retriever(supplied);
+        if options.assert_formats {
+            builder = builder.should_validate_formats(true);
+        }
+        let validators = builder.build_map(original).map_err(|e| {
+            Error::new(
+                e.instance_path().as_str().to_owned(),
+                ErrorKind::InvalidSchema {
+                    message: e.to_string(),
+                },
+            )
+        })?;
+        // The branches are identified on the copy whose references are pointers from the root
+        // when the original needs URI resolution (the verdict is jsonschema's on the original).
+        let normalized = crate::refs::normalize(original).ok().flatten();
+        let read = normalized.as_ref().unwrap_or(original);
+        let dispatch = match read {
+            Value::Object(map) => match identify::identify(map, "", read) {
                 Identified::Union(union) => {
                     let keyword = if map.contains_key("oneOf") {
                         "oneOf"

@@ -20,6 +20,12 @@ pub(crate) struct Facts {
     /// Pointers of the schemas that have `oneOf` or `anyOf`, in walk order (none: the
     /// projection is the identity).
     pub union_sites: Vec<String>,
+    /// Whether some reference must be read by URI (embedded `$id`, anchors): then `#/…` is not
+    /// necessarily a pointer from the root, and its resolvability is `refs::normalize`'s to judge.
+    pub uses_uri_resolution: bool,
+    /// The first `#/…` reference that does not resolve from the root (reported unless
+    /// `uses_uri_resolution`).
+    unresolved: Option<Error>,
 }
 
 /// Checks `document` and collects its [`Facts`].
@@ -31,7 +37,10 @@ pub(crate) fn check(document: &Value) -> Result<Facts, Error> {
     let mut facts = Facts::default();
     let mut ptr = String::new();
     walk(document, document, &mut ptr, &mut facts)?;
-    Ok(facts)
+    match facts.unresolved.take() {
+        Some(e) if !facts.uses_uri_resolution => Err(e),
+        _ => Ok(facts),
+    }
 }
 
 fn wrong(ptr: &str, keyword: &str, expected: &'static str) -> Error {
@@ -52,6 +61,9 @@ fn walk(document: &Value, node: &Value, ptr: &mut String, facts: &mut Facts) -> 
         Value::Object(map) => map,
         _ => return Err(Error::new(ptr.clone(), ErrorKind::NotASchema)),
     };
+    if !facts.uses_uri_resolution && crate::refs::needs_uri_resolution(map, ptr.is_empty()) {
+        facts.uses_uri_resolution = true;
+    }
     check_keywords(document, map, ptr, facts)?;
     if keywords::has(map, "oneOf") || keywords::has(map, "anyOf") {
         facts.union_sites.push(ptr.clone());
@@ -99,12 +111,15 @@ fn check_keywords(
                 };
                 if let Some(target) = pointer::local_ref(reference) {
                     if pointer::get(document, &target).is_none() {
-                        return Err(Error::new(
-                            pointer::push(ptr, "$ref"),
-                            ErrorKind::UnresolvableRef {
-                                reference: reference.clone(),
-                            },
-                        ));
+                        if facts.unresolved.is_none() {
+                            facts.unresolved = Some(Error::new(
+                                pointer::push(ptr, "$ref"),
+                                ErrorKind::UnresolvableRef {
+                                    reference: reference.clone(),
+                                },
+                            ));
+                        }
+                        continue;
                     }
                     facts.ref_targets.insert(target);
                 }

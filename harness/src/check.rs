@@ -18,6 +18,7 @@ use crate::corpus;
 use crate::generate;
 use crate::model::Case;
 use crate::oracle::{self, Oracle, Outcome, Violation};
+use crate::suite::{self, SuiteReport};
 
 /// The default seed of generated cases: a fixed one, so a run is reproducible.
 pub const DEFAULT_SEED: u64 = 0x5EED_F1A7_2026;
@@ -108,6 +109,8 @@ pub struct CheckResult {
     pub unattributed: Vec<Violation>,
     /// Inputs no oracle could judge (the judge cannot compile the original), with why.
     pub unjudgeable: Vec<String>,
+    /// The JSON-Schema-Test-Suite corpus (`<corpus>/json-schema-test-suite/`), per draft.
+    pub suite: Vec<SuiteReport>,
     /// Time spent on generated cases.
     pub generated_time: Duration,
     /// Time of the whole run.
@@ -148,12 +151,18 @@ impl CheckResult {
 
     /// Total passed checks.
     pub fn passed(&self) -> u64 {
-        self.oracles.iter().map(|(_, c)| c.passed).sum()
+        let suite: usize = self
+            .suite
+            .iter()
+            .map(|r| r.flatten.passed + r.wrapped.passed + r.validate.passed)
+            .sum();
+        self.oracles.iter().map(|(_, c)| c.passed).sum::<u64>() + suite as u64
     }
 
     /// Total failed checks.
     pub fn failed(&self) -> u64 {
-        self.oracles.iter().map(|(_, c)| c.failed).sum()
+        let suite: usize = self.suite.iter().map(SuiteReport::failed).sum();
+        self.oracles.iter().map(|(_, c)| c.failed).sum::<u64>() + suite as u64
     }
 
     /// The summary table, ending in the line `N passed, M failed`.
@@ -174,6 +183,9 @@ impl CheckResult {
             self.static_unknown,
             self.disagreements.len()
         ));
+        for r in &self.suite {
+            out.push_str(&r.summary());
+        }
         out.push_str(&format!(
             "{} passed, {} failed\n",
             self.passed(),
@@ -350,6 +362,32 @@ pub fn run_with_progress(
                     log(&format!("VIOLATION in {}: {v}", path.display()));
                     result.violations.push(((**v).clone(), None));
                 }
+            }
+        }
+    }
+    // The official test suite, a corpus part of its own (not with an injected fault: the faults
+    // are judged on generated cases).
+    if let Some(dir) = &config.corpus {
+        let suite_dir = dir.join("json-schema-test-suite");
+        if suite_dir.is_dir() && fault_name(&config.base).is_none() {
+            for draft in suite::DRAFTS {
+                let report = suite::run_draft(&suite_dir, draft);
+                if !config.quiet {
+                    for line in report.summary().lines() {
+                        log(line);
+                    }
+                }
+                for f in report
+                    .flatten
+                    .failures
+                    .iter()
+                    .chain(&report.wrapped.failures)
+                    .chain(&report.validate.failures)
+                    .chain(&report.stale_xfail)
+                {
+                    log(&format!("VIOLATION in the test suite: {f}"));
+                }
+                result.suite.push(report);
             }
         }
     }
@@ -543,6 +581,9 @@ pub fn report_markdown(config: &CheckConfig, result: &CheckResult) -> String {
                 .count();
             md.push_str(&format!("| {label} | {n} |\n"));
         }
+    }
+    if !result.suite.is_empty() {
+        md.push_str(&suite::report_markdown(&result.suite));
     }
     md.push_str(&format!(
         "\n## Validator disagreements\n\nValues on which `boon` and `jsonschema` disagree about an original (set aside, not counted as join bugs): {}.\n",

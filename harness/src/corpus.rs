@@ -51,7 +51,11 @@ pub fn files(dir: &Path) -> Vec<PathBuf> {
         for entry in entries.flatten() {
             let path = entry.path();
             if path.is_dir() {
-                if path.file_name().is_some_and(|n| n != "instances") {
+                // `instances/` holds values, `json-schema-test-suite/` its own format (`suite.rs`).
+                if path
+                    .file_name()
+                    .is_some_and(|n| n != "instances" && n != "json-schema-test-suite")
+                {
                     stack.push(path);
                 }
             } else if path.extension().is_some_and(|e| e == "json") {

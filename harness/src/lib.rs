@@ -18,3 +18,4 @@ pub mod oracle;
 pub mod refs;
 pub mod render;
 pub mod sample;
+pub mod suite;

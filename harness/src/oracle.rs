@@ -702,7 +702,13 @@ impl Subject {
     /// the presentation accepts and the original rejects is rejected by the runtime, whose error
     /// names the selected branch.
     pub fn runtime_boundary(&self) -> Judged {
-        let runtime = match flatjoin::Runtime::new(&self.original) {
+        // The judge asserts formats, so the runtime is asked to as well (its default follows the
+        // draft; the suite corpus checks that default against plain validation).
+        let asserting = flatjoin::RuntimeOptions {
+            assert_formats: true,
+            ..flatjoin::RuntimeOptions::default()
+        };
+        let runtime = match flatjoin::Runtime::with_options(&self.original, &asserting) {
             Ok(r) => r,
             Err(e) => {
                 return Err(

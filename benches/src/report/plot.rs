@@ -41,6 +41,7 @@ fn family_color(family: Family) -> RGBColor {
         Family::Mixed => RGBColor(31, 119, 180),
         Family::DedupHeavy => RGBColor(44, 160, 44),
         Family::AllDistinct => RGBColor(148, 103, 189),
+        Family::NestedSites => RGBColor(214, 39, 40),
     }
 }
 

@@ -15,6 +15,10 @@ pub struct ValidateArgs {
     pub schema: PathBuf,
     /// The arguments to check; `-` or nothing reads standard input.
     pub value: Option<PathBuf>,
+    /// Assert `format` whatever the schema's draft, as Zod and Pydantic do (by default the draft
+    /// decides: an annotation from 2019-09 on, so the verdict equals plain validation).
+    #[arg(long)]
+    pub assert_formats: bool,
 }
 
 /// Runs `flatjoin validate`: exit 0 and `valid` when the original accepts the value; exit 1 with
@@ -23,7 +27,12 @@ pub fn run(args: &ValidateArgs) -> Result<ExitCode, String> {
     let schema_name = input_name(Some(&args.schema));
     let schema = read_json(Some(&args.schema))?;
     let value = read_json(args.value.as_deref())?;
-    let runtime = flatjoin::Runtime::new(&schema).map_err(|e| format!("{schema_name}: {e}"))?;
+    let options = flatjoin::RuntimeOptions {
+        assert_formats: args.assert_formats,
+        ..flatjoin::RuntimeOptions::default()
+    };
+    let runtime = flatjoin::Runtime::with_options(&schema, &options)
+        .map_err(|e| format!("{schema_name}: {e}"))?;
     match runtime.validate(&value) {
         Ok(()) => {
             println!("valid");

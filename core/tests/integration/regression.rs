@@ -128,3 +128,123 @@ fn runtime_names_branch_when_only_the_union_node_rejects() {
     assert_eq!(err.branch.as_deref(), Some("kind \"b\""));
     assert!(err.to_string().starts_with("kind \"b\": "), "{err}");
 }
+
+/// A definition the join hoists (`flatjoin_ref_N`) must not overwrite an author's `$defs` entry
+/// of the same name: values that use the author's definition stay accepted (issue 9).
+#[test]
+fn hoisted_name_does_not_overwrite_author_def() {
+    let original = json!({
+        "$defs": {"flatjoin_ref_1": {"type": "string"}},
+        "type": "object",
+        "properties": {
+            "shape": {"oneOf": [
+                {"type": "object", "properties": {"kind": {"const": "a"}, "n": {"type": "integer"}}, "required": ["kind"]},
+                {"type": "object", "properties": {"kind": {"const": "b"}}, "required": ["kind"]}
+            ]},
+            "again": {"$ref": "#/properties/shape/oneOf/0/properties/n"},
+            "label": {"$ref": "#/$defs/flatjoin_ref_1"}
+        }
+    });
+    let flat = flatten(&original, &Options::default()).expect("flattens");
+    let judge_original = validator(&original);
+    let judge = validator(&flat.schema);
+    for v in [
+        json!({"label": "text", "again": 3}),
+        json!({"shape": {"kind": "a", "n": 1}, "label": "x"}),
+    ] {
+        assert!(judge_original.is_valid(&v), "{v}");
+        assert!(judge.is_valid(&v), "{v}: {:#}", flat.schema);
+    }
+    assert_eq!(
+        flat.schema["$defs"]["flatjoin_ref_1"],
+        json!({"type": "string"})
+    );
+}
+
+/// A `#/…` reference inside an embedded resource (`$id`) resolves against that resource, and an
+/// `$anchor` reference is followed: the schema is flattened, not refused (issue 9).
+#[test]
+fn embedded_resource_and_anchor_refs_resolve() {
+    let original = json!({
+        "$id": "http://example.com/root.json",
+        "type": "object",
+        "properties": {
+            "item": {
+                "$id": "item.json",
+                "$defs": {"n": {"type": "integer"}, "s": {"$anchor": "text", "type": "string"}},
+                "oneOf": [
+                    {"type": "object", "properties": {"kind": {"const": "a"}, "n": {"$ref": "#/$defs/n"}}, "required": ["kind"]},
+                    {"type": "object", "properties": {"kind": {"const": "b"}, "s": {"$ref": "#text"}}, "required": ["kind"]}
+                ]
+            }
+        }
+    });
+    let flat = flatten(&original, &Options::default()).expect("flattens");
+    assert_eq!(
+        flat.diagnostics.flattened.len(),
+        1,
+        "{:?}",
+        flat.diagnostics
+    );
+    let judge_original = validator(&original);
+    let judge = validator(&flat.schema);
+    for v in [
+        json!({"item": {"kind": "a", "n": 1}}),
+        json!({"item": {"kind": "b", "s": "x"}}),
+    ] {
+        assert!(judge_original.is_valid(&v), "{v}");
+        assert!(judge.is_valid(&v), "{v}: {:#}", flat.schema);
+    }
+    // The presentation keeps what the references mean: a string is not an `n`.
+    assert!(!judge.is_valid(&json!({"item": {"kind": "a", "n": "x"}})));
+    let runtime = flatjoin::Runtime::new(&original).expect("the runtime compiles it too");
+    assert!(runtime.is_valid(&json!({"item": {"kind": "b", "s": "x"}})));
+}
+
+/// A `$dynamicRef` where a union would need it is refused with an error naming its pointer.
+#[test]
+fn dynamic_ref_is_refused_with_its_pointer() {
+    let original = json!({
+        "$id": "http://example.com/list.json",
+        "$dynamicAnchor": "item",
+        "oneOf": [
+            {"type": "object", "properties": {"kind": {"const": "a"}, "items": {"type": "array", "items": {"$dynamicRef": "#item"}}}, "required": ["kind"]},
+            {"type": "object", "properties": {"kind": {"const": "b"}}, "required": ["kind"]}
+        ]
+    });
+    let err = flatten(&original, &Options::default()).expect_err("refused");
+    assert_eq!(err.pointer, "/oneOf/0/properties/items/items/$dynamicRef");
+    assert!(
+        matches!(err.kind, flatjoin::ErrorKind::UnsupportedRef { .. }),
+        "{err}"
+    );
+}
+
+/// `Runtime` follows the declared draft: under 2020-12 `format` is an annotation (the verdict of
+/// plain validation); asserting formats is an explicit option (issue 9).
+#[test]
+fn runtime_format_follows_the_draft_unless_asserted() {
+    let original = json!({"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "string", "format": "email"});
+    let plain = jsonschema::validator_for(&original).expect("compiles");
+    let runtime = flatjoin::Runtime::new(&original).expect("compiles");
+    let bad = json!("not an email");
+    assert_eq!(runtime.is_valid(&bad), plain.is_valid(&bad));
+    assert!(runtime.is_valid(&bad));
+    let asserting = flatjoin::Runtime::with_options(
+        &original,
+        &flatjoin::RuntimeOptions {
+            assert_formats: true,
+            ..flatjoin::RuntimeOptions::default()
+        },
+    )
+    .expect("compiles");
+    assert!(!asserting.is_valid(&bad));
+    assert!(asserting.is_valid(&json!("a@example.com")));
+    // Draft-07 asserts formats by default (as jsonschema reads it).
+    let draft7 = json!({"$schema": "http://json-schema.org/draft-07/schema#", "type": "string", "format": "email"});
+    assert!(
+        !flatjoin::Runtime::new(&draft7)
+            .expect("compiles")
+            .is_valid(&bad)
+    );
+}

@@ -27,7 +27,12 @@ impl Prepared {
     /// Compiles `schema`; `None` when the judge or the runtime will not (nothing to compare).
     pub fn new(schema: &Value) -> Option<Prepared> {
         let plain = oracle::judge(schema).ok()?;
-        let runtime = Runtime::new(schema).ok()?;
+        // The judge asserts formats; so does the runtime here (its default follows the draft).
+        let asserting = flatjoin::RuntimeOptions {
+            assert_formats: true,
+            ..flatjoin::RuntimeOptions::default()
+        };
+        let runtime = Runtime::with_options(schema, &asserting).ok()?;
         let permissive = options(Scope::All, OpenBranches::Permissive);
         let presentation = flatjoin::flatten(schema, &permissive)
             .map_err(|error| format!("flatten failed: {error}"))

@@ -1,0 +1,700 @@
+//! The official JSON-Schema-Test-Suite as a corpus (`corpus/json-schema-test-suite/`, draft
+//! 2020-12 and draft-07; see `corpus/README.md` for its origin and commit).
+//!
+//! Three parts, each judged by `jsonschema` (never by core code), with the suite's `remotes/`
+//! registered under `http://localhost:1234/` through an offline retriever (nothing is fetched):
+//!
+//! - **flatten**: every suite schema is flattened; each instance the suite calls valid (and the
+//!   judge accepts with the original) must be accepted by the presentation. A schema the core
+//!   refuses is counted as unrunnable, with its error.
+//! - **wrapped**: every suite schema is wrapped into discriminated unions (as a branch's own
+//!   keywords, and as a `payload` property; one and two branches); each instance, tagged, that the
+//!   judge accepts with the wrapped original must be accepted by its presentation (soundness).
+//! - **validate**: `flatjoin::Runtime`'s verdict (what `flatjoin validate` prints) must equal the
+//!   suite's on every required test (not under `optional/`), except the tests in [`XFAIL`].
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use serde_json::{Map, Value, json};
+
+/// The two drafts the suite corpus covers: folder name under `tests/` and the judge's draft.
+pub const DRAFTS: [&str; 2] = ["draft2020-12", "draft7"];
+
+/// The one list of known failures of the `validate` part: (draft, file below the draft folder,
+/// group description, test description or `*` for the whole group, why). Kept as jsonschema keeps
+/// its own: a failure not listed fails the run, and a listed test that passes is reported stale.
+pub const XFAIL: &[(&str, &str, &str, &str, &str)] = &[];
+
+/// The folder of the vendored suite (from the harness crate).
+pub fn suite_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/json-schema-test-suite")
+}
+
+/// The suite's `remotes/`, served as `http://localhost:1234/<path>` without any network access.
+#[derive(Debug, Clone, Default)]
+pub struct Remotes {
+    docs: HashMap<String, Value>,
+}
+
+impl Remotes {
+    /// Loads every JSON file under `remotes/`.
+    pub fn load(suite: &Path) -> Remotes {
+        let root = suite.join("remotes");
+        let mut docs = HashMap::new();
+        for path in json_files(&root) {
+            let Ok(rel) = path.strip_prefix(&root) else {
+                continue;
+            };
+            let rel = rel.to_string_lossy().replace('\\', "/");
+            if let Some(v) = std::fs::read_to_string(&path)
+                .ok()
+                .and_then(|t| serde_json::from_str(&t).ok())
+            {
+                docs.insert(format!("http://localhost:1234/{rel}"), v);
+            }
+        }
+        Remotes { docs }
+    }
+
+    /// The documents, by URI.
+    pub fn documents(&self) -> &HashMap<String, Value> {
+        &self.docs
+    }
+}
+
+impl jsonschema::Retrieve for Remotes {
+    fn retrieve(
+        &self,
+        uri: &jsonschema::Uri<String>,
+    ) -> Result<Value, Box<dyn std::error::Error + Send + Sync>> {
+        let key = uri.as_str().split('#').next().unwrap_or_default();
+        self.docs
+            .get(key)
+            .cloned()
+            .ok_or_else(|| format!("{key} is not among the suite's remotes (offline)").into())
+    }
+}
+
+fn json_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "json") {
+                out.push(path);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The judge's draft for a suite folder.
+fn draft_of(draft: &str) -> jsonschema::Draft {
+    if draft == "draft7" {
+        jsonschema::Draft::Draft7
+    } else {
+        jsonschema::Draft::Draft202012
+    }
+}
+
+/// Compiles `schema` with the independent judge (`jsonschema`, the suite's draft, offline remotes;
+/// formats as the draft's default: `jsonschema` asserts them for draft-07, not for 2020-12).
+pub fn judge(
+    schema: &Value,
+    draft: &str,
+    remotes: &Remotes,
+) -> Result<jsonschema::Validator, String> {
+    jsonschema::options()
+        .with_draft(draft_of(draft))
+        .with_retriever(remotes.clone())
+        .build(schema)
+        .map_err(|e| e.to_string())
+}
+
+/// One test of the suite.
+#[derive(Debug, Clone)]
+pub struct SuiteTest {
+    /// `draft/file` with the group and test descriptions, for messages.
+    pub id: String,
+    /// The file below the draft folder (`ref.json`, `optional/format/date.json`).
+    pub file: String,
+    /// Group description.
+    pub group: String,
+    /// Test description.
+    pub test: String,
+    /// The instance.
+    pub data: Value,
+    /// The suite's verdict.
+    pub valid: bool,
+}
+
+/// One group: a schema and its tests.
+#[derive(Debug, Clone)]
+pub struct SuiteGroup {
+    /// `draft/file: group`.
+    pub id: String,
+    /// The file below the draft folder.
+    pub file: String,
+    /// Whether the file is under `optional/`.
+    pub optional: bool,
+    /// The schema.
+    pub schema: Value,
+    /// Its tests.
+    pub tests: Vec<SuiteTest>,
+}
+
+/// Every group of one draft, in file order.
+pub fn groups(suite: &Path, draft: &str) -> Vec<SuiteGroup> {
+    let root = suite.join("tests").join(draft);
+    let mut out = Vec::new();
+    for path in json_files(&root) {
+        let file = path
+            .strip_prefix(&root)
+            .map(|p| p.to_string_lossy().replace('\\', "/"))
+            .unwrap_or_default();
+        let Some(Value::Array(items)) = std::fs::read_to_string(&path)
+            .ok()
+            .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+        else {
+            continue;
+        };
+        for g in items {
+            let group = g["description"].as_str().unwrap_or_default().to_owned();
+            let id = format!("{draft}/{file}: {group}");
+            let tests = g["tests"]
+                .as_array()
+                .map(|ts| {
+                    ts.iter()
+                        .map(|t| {
+                            let test = t["description"].as_str().unwrap_or_default().to_owned();
+                            SuiteTest {
+                                id: format!("{id} / {test}"),
+                                file: file.clone(),
+                                group: group.clone(),
+                                test,
+                                data: t["data"].clone(),
+                                valid: t["valid"].as_bool().unwrap_or(false),
+                            }
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
+            out.push(SuiteGroup {
+                id,
+                optional: file.starts_with("optional/"),
+                file: file.clone(),
+                schema: g["schema"].clone(),
+                tests,
+            });
+        }
+    }
+    out
+}
+
+/// Counts of one part.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PartCounts {
+    /// Schemas (or wrapped schemas) run.
+    pub schemas: usize,
+    /// Of those, how many had at least one union flattened (the join really ran).
+    pub flattened: usize,
+    /// Instances judged.
+    pub instances: usize,
+    /// Instances that passed.
+    pub passed: usize,
+    /// Schemas that could not be run (the core refused them, or the judge cannot compile the
+    /// original), each with why.
+    pub unrunnable: Vec<String>,
+    /// Failures, each a line naming the test.
+    pub failures: Vec<String>,
+}
+
+/// What the suite corpus found for one draft.
+#[derive(Debug, Clone, Default)]
+pub struct SuiteReport {
+    /// The draft folder.
+    pub draft: String,
+    /// Part (a): presentations accept the suite's valid instances.
+    pub flatten: PartCounts,
+    /// Part (b): wrapped into discriminated unions, presentations accept what the original does.
+    pub wrapped: PartCounts,
+    /// Part (c): the runtime's verdict equals the suite's (required tests only).
+    pub validate: PartCounts,
+    /// Required tests that failed as [`XFAIL`] expects.
+    pub xfailed: usize,
+    /// [`XFAIL`] entries of this draft that passed (stale: to be removed from the list).
+    pub stale_xfail: Vec<String>,
+}
+
+impl SuiteReport {
+    /// Failures of all three parts, plus stale xfail entries.
+    pub fn failed(&self) -> usize {
+        self.flatten.failures.len()
+            + self.wrapped.failures.len()
+            + self.validate.failures.len()
+            + self.stale_xfail.len()
+    }
+
+    /// One line per part.
+    pub fn summary(&self) -> String {
+        let mut s = String::new();
+        for (name, c) in [
+            ("flatten", &self.flatten),
+            ("wrapped", &self.wrapped),
+            ("validate", &self.validate),
+        ] {
+            let _ = writeln!(
+                s,
+                "suite {} {name}: {} schemas ({} with a union flattened), {} instances, {} passed, {} failed, {} unrunnable",
+                self.draft,
+                c.schemas,
+                c.flattened,
+                c.instances,
+                c.passed,
+                c.failures.len(),
+                c.unrunnable.len()
+            );
+        }
+        let _ = writeln!(
+            s,
+            "suite {} xfail: {} expected failures, {} stale entries",
+            self.draft,
+            self.xfailed,
+            self.stale_xfail.len()
+        );
+        s
+    }
+}
+
+fn xfail_reason(draft: &str, t: &SuiteTest) -> Option<&'static str> {
+    XFAIL
+        .iter()
+        .find(|(d, f, g, name, _)| {
+            *d == draft && *f == t.file && *g == t.group && (*name == "*" || *name == t.test)
+        })
+        .map(|e| e.4)
+}
+
+/// Runs the three parts over one draft of the suite.
+pub fn run_draft(suite: &Path, draft: &str) -> SuiteReport {
+    let remotes = Remotes::load(suite);
+    let mut report = SuiteReport {
+        draft: draft.to_owned(),
+        ..SuiteReport::default()
+    };
+    let options = flatjoin::Options::default();
+    let mut xfail_hit: Vec<String> = Vec::new();
+    for mut g in groups(suite, draft) {
+        // The draft is declared, as a user's schema must be for flatjoin to read it by its rules
+        // (an undeclared schema is read as 2020-12).
+        g.schema = declared(&g.schema, draft);
+        if let Some(meta) = custom_meta_schema(&g.schema) {
+            // A custom meta-schema may drop vocabularies (the validation one: `type`, `const`,
+            // `required` then assert nothing); the join models the drafts' own vocabularies only.
+            let why = format!(
+                "{}: custom meta-schema {meta}: vocabularies not modelled",
+                g.id
+            );
+            report.flatten.unrunnable.push(why.clone());
+            report.wrapped.unrunnable.push(why);
+            if !g.optional {
+                validate_part(
+                    &g,
+                    draft,
+                    &remotes,
+                    &mut report.validate,
+                    &mut report.xfailed,
+                    &mut xfail_hit,
+                );
+            }
+            continue;
+        }
+        let original = match judge(&g.schema, draft, &remotes) {
+            Ok(v) => Some(v),
+            Err(e) => {
+                report
+                    .flatten
+                    .unrunnable
+                    .push(format!("{}: the judge cannot compile it: {e}", g.id));
+                None
+            }
+        };
+        if let Some(original) = &original {
+            flatten_part(&g, draft, &remotes, original, &options, &mut report.flatten);
+            wrapped_part(&g, draft, &remotes, &options, &mut report.wrapped);
+        }
+        if !g.optional {
+            validate_part(
+                &g,
+                draft,
+                &remotes,
+                &mut report.validate,
+                &mut report.xfailed,
+                &mut xfail_hit,
+            );
+        }
+    }
+    for (d, f, g, t, _) in XFAIL {
+        if *d == draft {
+            let key = format!("{d}/{f}: {g} / {t}");
+            if !xfail_hit.contains(&key) {
+                report
+                    .stale_xfail
+                    .push(format!("{key}: listed in XFAIL but did not fail"));
+            }
+        }
+    }
+    report
+}
+
+fn flatten_part(
+    g: &SuiteGroup,
+    draft: &str,
+    remotes: &Remotes,
+    original: &jsonschema::Validator,
+    options: &flatjoin::Options,
+    counts: &mut PartCounts,
+) {
+    let presentation = match flatjoin::flatten(&g.schema, options) {
+        Ok(f) => {
+            counts.flattened += usize::from(!f.diagnostics.flattened.is_empty());
+            f.schema
+        }
+        Err(e) => {
+            counts
+                .unrunnable
+                .push(format!("{}: flatten refused it: {e}", g.id));
+            return;
+        }
+    };
+    counts.schemas += 1;
+    let judged = match judge(&presentation, draft, remotes) {
+        Ok(v) => v,
+        Err(e) => {
+            counts.failures.push(format!(
+                "{}: the presentation does not compile: {e}\n  presentation: {presentation}",
+                g.id
+            ));
+            return;
+        }
+    };
+    for t in &g.tests {
+        if !(t.valid && original.is_valid(&t.data)) {
+            continue;
+        }
+        counts.instances += 1;
+        if judged.is_valid(&t.data) {
+            counts.passed += 1;
+        } else {
+            counts.failures.push(format!(
+                "{}: the presentation rejects a valid instance {}\n  presentation: {presentation}",
+                t.id, t.data
+            ));
+        }
+    }
+}
+
+/// A discriminator name the schema does not mention.
+fn tag_for(schema: &Value) -> &'static str {
+    let text = schema.to_string();
+    if text.contains("\"kind\"") {
+        "flatjoin_suite_tag"
+    } else {
+        "kind"
+    }
+}
+
+/// Root keywords that must stay at the document root when a schema is moved into a union (its
+/// definitions, so `#/$defs/...` still resolves; its draft), unless the schema is its own
+/// resource (`$id`), which carries them along.
+const ROOT_ONLY: [&str; 3] = ["$defs", "definitions", "$schema"];
+
+/// Splits a schema into (what stays at the wrapper's root, the rest).
+fn split_root(schema: &Value) -> (Map<String, Value>, Value) {
+    let Value::Object(map) = schema else {
+        return (Map::new(), schema.clone());
+    };
+    if map.contains_key("$id") {
+        let mut root = Map::new();
+        if let Some(s) = map.get("$schema") {
+            root.insert("$schema".into(), s.clone());
+        }
+        return (root, schema.clone());
+    }
+    let mut root = Map::new();
+    let mut rest = Map::new();
+    for (k, v) in map {
+        if ROOT_ONLY.contains(&k.as_str()) {
+            root.insert(k.clone(), v.clone());
+        } else {
+            rest.insert(k.clone(), v.clone());
+        }
+    }
+    (root, Value::Object(rest))
+}
+
+/// The wrapped forms of a suite schema: (name, wrapped schema, how to turn an instance into a
+/// value of branch `a`; `None` when the form does not apply to that instance).
+type Wrap = (&'static str, Value, fn(&str, &Value) -> Option<Value>);
+
+fn tagged(tag: &str, data: &Value) -> Option<Value> {
+    let Value::Object(map) = data else {
+        return None;
+    };
+    if map.contains_key(tag) {
+        return None;
+    }
+    let mut out = Map::new();
+    out.insert(tag.to_owned(), json!("a"));
+    out.extend(map.clone());
+    Some(Value::Object(out))
+}
+
+fn as_payload(tag: &str, data: &Value) -> Option<Value> {
+    let mut out = Map::new();
+    out.insert(tag.to_owned(), json!("a"));
+    out.insert("payload".into(), data.clone());
+    Some(Value::Object(out))
+}
+
+fn wraps(schema: &Value, tag: &str) -> Vec<Wrap> {
+    let (root, rest) = split_root(schema);
+    let mut out: Vec<Wrap> = Vec::new();
+    let with_root = |union: Value| {
+        let mut doc = root.clone();
+        if let Value::Object(u) = union {
+            doc.extend(u);
+        }
+        Value::Object(doc)
+    };
+    let b_plain = json!({"type": "object", "properties": {tag: {"const": "b"}, "other": {"type": "string"}}, "required": [tag]});
+    // As the branch's own keywords: the tag is merged into the schema's own `properties` and
+    // `required` (a schema whose `type` excludes objects makes a branch that is not an object, so
+    // the union is not flattened: soundness is still judged).
+    if let Value::Object(own) = &rest {
+        let mut branch = own.clone();
+        let mut props = match branch.get("properties") {
+            Some(Value::Object(p)) => p.clone(),
+            _ => Map::new(),
+        };
+        let mut tagged_props = Map::new();
+        tagged_props.insert(tag.to_owned(), json!({"const": "a"}));
+        tagged_props.extend(std::mem::take(&mut props));
+        branch.insert("properties".into(), Value::Object(tagged_props));
+        let mut required = match branch.get("required") {
+            Some(Value::Array(r)) => r.clone(),
+            _ => Vec::new(),
+        };
+        required.insert(0, json!(tag));
+        branch.insert("required".into(), Value::Array(required));
+        if !branch.contains_key("type") {
+            branch.insert("type".into(), json!("object"));
+        }
+        let branch = Value::Object(branch);
+        out.push((
+            "own keywords, one branch",
+            with_root(json!({"oneOf": [branch.clone()]})),
+            tagged,
+        ));
+        out.push((
+            "own keywords, two branches",
+            with_root(json!({"oneOf": [branch, b_plain.clone()]})),
+            tagged,
+        ));
+    }
+    let a_payload = json!({"type": "object", "properties": {tag: {"const": "a"}, "payload": rest}, "required": [tag, "payload"]});
+    let b_payload = json!({"type": "object", "properties": {tag: {"const": "b"}, "payload": {"type": "integer"}}, "required": [tag, "payload"]});
+    out.push((
+        "payload, one branch",
+        with_root(json!({"oneOf": [a_payload.clone()]})),
+        as_payload,
+    ));
+    out.push((
+        "payload, two branches",
+        with_root(json!({"oneOf": [a_payload, b_payload]})),
+        as_payload,
+    ));
+    out
+}
+
+fn wrapped_part(
+    g: &SuiteGroup,
+    draft: &str,
+    remotes: &Remotes,
+    options: &flatjoin::Options,
+    counts: &mut PartCounts,
+) {
+    let tag = tag_for(&g.schema);
+    for (form, wrapped, value_of) in wraps(&g.schema, tag) {
+        let id = format!("{} [{form}]", g.id);
+        let Ok(original) = judge(&wrapped, draft, remotes) else {
+            // A wrapping the judge cannot compile (a `$ref` that only resolved at the old root):
+            // nothing to compare against.
+            counts.unrunnable.push(format!(
+                "{id}: the judge cannot compile the wrapped original"
+            ));
+            continue;
+        };
+        let presentation = match flatjoin::flatten(&wrapped, options) {
+            Ok(f) => {
+                counts.flattened += usize::from(!f.diagnostics.flattened.is_empty());
+                f.schema
+            }
+            Err(e) => {
+                counts
+                    .unrunnable
+                    .push(format!("{id}: flatten refused it: {e}"));
+                continue;
+            }
+        };
+        counts.schemas += 1;
+        let judged = match judge(&presentation, draft, remotes) {
+            Ok(v) => v,
+            Err(e) => {
+                counts.failures.push(format!(
+                    "{id}: the presentation does not compile: {e}\n  presentation: {presentation}"
+                ));
+                continue;
+            }
+        };
+        for t in &g.tests {
+            let Some(value) = value_of(tag, &t.data) else {
+                continue;
+            };
+            if !original.is_valid(&value) {
+                continue;
+            }
+            counts.instances += 1;
+            if judged.is_valid(&value) {
+                counts.passed += 1;
+            } else {
+                counts.failures.push(format!(
+                    "{} [{form}]: the presentation rejects {value}, which the wrapped original accepts\n  wrapped: {wrapped}\n  presentation: {presentation}",
+                    t.id
+                ));
+            }
+        }
+    }
+}
+
+/// The `$schema` of a schema when it is not one of the drafts' own meta-schemas.
+fn custom_meta_schema(schema: &Value) -> Option<&str> {
+    let meta = schema.get("$schema")?.as_str()?;
+    let known = [
+        "https://json-schema.org/draft/2020-12/schema",
+        "https://json-schema.org/draft/2019-09/schema",
+        "http://json-schema.org/draft-07/schema",
+        "http://json-schema.org/draft-06/schema",
+        "http://json-schema.org/draft-04/schema",
+    ];
+    (!known.contains(&meta.trim_end_matches('#'))).then_some(meta)
+}
+
+/// The schema as a user hands it to `flatjoin validate`: a draft-07 suite schema declares its
+/// draft (the suite leaves it implicit; `validate` would otherwise read it as 2020-12).
+fn declared(schema: &Value, draft: &str) -> Value {
+    match schema {
+        Value::Object(map) if draft == "draft7" && !map.contains_key("$schema") => {
+            let mut out = Map::new();
+            out.insert(
+                "$schema".into(),
+                json!("http://json-schema.org/draft-07/schema#"),
+            );
+            out.extend(map.clone());
+            Value::Object(out)
+        }
+        other => other.clone(),
+    }
+}
+
+fn validate_part(
+    g: &SuiteGroup,
+    draft: &str,
+    remotes: &Remotes,
+    counts: &mut PartCounts,
+    xfailed: &mut usize,
+    xfail_hit: &mut Vec<String>,
+) {
+    let schema = declared(&g.schema, draft);
+    counts.schemas += 1;
+    let runtime = runtime_for(&schema, remotes);
+    for t in &g.tests {
+        counts.instances += 1;
+        let verdict = match &runtime {
+            Ok(r) => Ok(r.is_valid(&t.data)),
+            Err(e) => Err(e.clone()),
+        };
+        let ok = verdict.as_ref().is_ok_and(|v| *v == t.valid);
+        match (ok, xfail_reason(draft, t)) {
+            (true, None) => counts.passed += 1,
+            (true, Some(_)) => counts.passed += 1,
+            (false, Some(_)) => {
+                *xfailed += 1;
+                xfail_hit.push(format!("{draft}/{}: {} / {}", t.file, t.group, t.test));
+                xfail_hit.push(format!("{draft}/{}: {} / *", t.file, t.group));
+            }
+            (false, None) => counts.failures.push(match verdict {
+                Ok(v) => format!(
+                    "{}: validate says {}, the suite {}",
+                    t.id,
+                    if v { "valid" } else { "invalid" },
+                    if t.valid { "valid" } else { "invalid" }
+                ),
+                Err(e) => format!("{}: validate refused the schema: {e}", t.id),
+            }),
+        }
+    }
+}
+
+fn runtime_for(schema: &Value, remotes: &Remotes) -> Result<flatjoin::Runtime, String> {
+    let options = flatjoin::RuntimeOptions {
+        resources: remotes
+            .documents()
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect(),
+        ..flatjoin::RuntimeOptions::default()
+    };
+    flatjoin::Runtime::with_options(schema, &options).map_err(|e| e.to_string())
+}
+
+/// A short Markdown section for `reports/conformance.md`.
+pub fn report_markdown(reports: &[SuiteReport]) -> String {
+    let mut md = String::from(
+        "\n## JSON-Schema-Test-Suite corpus\n\n`corpus/json-schema-test-suite/` (see `corpus/README.md`), judged by `jsonschema` with the suite's remotes served offline.\n\n| draft | part | schemas | flattened | instances | passed | failed | unrunnable |\n| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n",
+    );
+    for r in reports {
+        for (name, c) in [
+            ("flatten", &r.flatten),
+            ("wrapped", &r.wrapped),
+            ("validate", &r.validate),
+        ] {
+            let _ = writeln!(
+                md,
+                "| {} | {name} | {} | {} | {} | {} | {} | {} |",
+                r.draft,
+                c.schemas,
+                c.flattened,
+                c.instances,
+                c.passed,
+                c.failures.len(),
+                c.unrunnable.len()
+            );
+        }
+    }
+    let xfailed: usize = reports.iter().map(|r| r.xfailed).sum();
+    let _ = writeln!(
+        md,
+        "\nKnown failures of `validate` (the one list, `flatjoin_harness::suite::XFAIL`): {xfailed}."
+    );
+    md
+}

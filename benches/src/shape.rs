@@ -337,41 +337,6 @@ pub fn measured_collision_rate(schema: &Value) -> f64 {
     shared as f64 / names.len() as f64
 }
 
-/// A document with `2^levels - 1` nested union sites: a binary tree of small discriminated unions
-/// (two closed branches each, `kind` const `"a"`/`"b"`), where each branch's `child` property is the
-/// next site down. Every site is flattened; the diagnostics record each one, so this is the shape
-/// that shows whether per-site costs stay constant as the number of sites grows.
-pub fn nested_sites(levels: usize) -> Value {
-    let mut site = json!({"type": "string", "maxLength": 16});
-    for level in 0..levels {
-        let branch = |tag: &str| {
-            json!({
-                "type": "object",
-                "properties": {
-                    "kind": {"type": "string", "const": tag},
-                    "label": {"type": "string", "description": format!("Level {level}, branch {tag}.")},
-                    "child": site.clone(),
-                },
-                "required": ["kind", "child"],
-                "additionalProperties": false,
-            })
-        };
-        site = json!({"oneOf": [branch("a"), branch("b")]});
-    }
-    if let Some(object) = site.as_object_mut() {
-        object.insert(
-            "$schema".to_owned(),
-            Value::from("https://json-schema.org/draft/2020-12/schema"),
-        );
-    }
-    site
-}
-
-/// Number of union sites of [`nested_sites`]`(levels)`.
-pub fn nested_site_count(levels: usize) -> usize {
-    (1usize << levels) - 1
-}
-
 /// An MCP `tools/list` result with `tools` tools, each taking a small [`ShapeSpec::mixed`] union
 /// (8 branches × 8 properties), the shape of a wide server's manifest.
 pub fn wide_manifest(tools: usize) -> Value {

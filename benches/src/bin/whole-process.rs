@@ -13,7 +13,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
 
-use flatjoin_benches::shape::{ShapeSpec, nested_site_count, nested_sites, wide_manifest};
+use flatjoin_benches::shape::{ShapeSpec, wide_manifest};
 use nix::sys::resource::{UsageWho, getrusage};
 use serde_json::Value;
 
@@ -54,11 +54,16 @@ fn inputs(quick: bool) -> Vec<Input> {
             ShapeSpec::mixed(n, p, 50, 2).build(),
         ));
     }
-    let levels: &[usize] = if quick { &[8] } else { &[10, 12, 14, 16] };
-    for &l in levels {
+    let sites: &[usize] = if quick {
+        &[250]
+    } else {
+        &[1_000, 4_000, 16_000, 64_000]
+    };
+    for &n in sites {
+        let spec = ShapeSpec::nested_sites(n, 2);
         out.push(schema(
-            format!("{} nested union sites", nested_site_count(l)),
-            nested_sites(l),
+            format!("{} nested union sites", spec.union_sites()),
+            spec.build(),
         ));
     }
     let tools = if quick { 50 } else { 500 };

@@ -4,6 +4,11 @@
 //!
 //! Generated cases alternate the option sets (declared reading, permissive reading, root-only
 //! scope), so every guarantee is checked under both readings of open branches.
+//!
+//! Work runs on a pool of [`CheckConfig::jobs`] threads: corpus files and the suite's drafts are
+//! replayed in parallel, and generated cases are drawn from the one seeded generator in order,
+//! a chunk at a time, evaluated in parallel, and folded in case order — so the counts, the first
+//! violation and the report are the same for every number of jobs.
 
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -12,6 +17,7 @@ use std::time::{Duration, Instant};
 use flatjoin::{OpenBranches, Options, Scope};
 use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
+use rayon::prelude::*;
 use serde_json::Value;
 
 use crate::corpus;
@@ -50,6 +56,8 @@ pub struct CheckConfig {
     pub quiet: bool,
     /// Upper bound on shrinking steps.
     pub max_shrink_steps: u32,
+    /// Worker threads (at least 1). The result does not depend on it.
+    pub jobs: usize,
 }
 
 impl CheckConfig {
@@ -66,9 +74,19 @@ impl CheckConfig {
             progress_bar: std::io::stderr().is_terminal(),
             quiet: false,
             max_shrink_steps: 400,
+            jobs: default_jobs(),
         }
     }
 }
+
+/// The number of cores this process may use (1 when it cannot tell).
+pub fn default_jobs() -> usize {
+    std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+}
+
+/// Generated cases evaluated in parallel per chunk, per job: large enough to keep every thread
+/// busy, small enough that the progress bar moves and little work is wasted past a violation.
+const CHUNK_PER_JOB: usize = 32;
 
 /// Per-oracle counts.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -332,6 +350,22 @@ pub fn run_with_progress(
     progress: &mut dyn FnMut(u32, u32),
 ) -> CheckResult {
     let start = Instant::now();
+    let pool = match rayon::ThreadPoolBuilder::new()
+        .num_threads(config.jobs.max(1))
+        .build()
+    {
+        Ok(pool) => pool,
+        Err(e) => {
+            log(&format!(
+                "cannot start {} worker threads ({e}); using 1",
+                config.jobs
+            ));
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(1)
+                .build()
+                .expect("a one-thread pool")
+        }
+    };
     let mut result = CheckResult {
         oracles: Oracle::ALL
             .iter()
@@ -348,8 +382,13 @@ pub fn run_with_progress(
                 dir.display()
             ));
         }
-        for path in &files {
-            let report = corpus::replay_file(path, &config.base);
+        let reports: Vec<_> = pool.install(|| {
+            files
+                .par_iter()
+                .map(|path| corpus::replay_file(path, &config.base))
+                .collect()
+        });
+        for (path, report) in files.iter().zip(reports) {
             result.tally(&report.outcomes);
             result.corpus_files += 1;
             for (name, outcome) in &report.outcomes {
@@ -370,8 +409,13 @@ pub fn run_with_progress(
     if let Some(dir) = &config.corpus {
         let suite_dir = dir.join("json-schema-test-suite");
         if suite_dir.is_dir() && fault_name(&config.base).is_none() {
-            for draft in suite::DRAFTS {
-                let report = suite::run_draft(&suite_dir, draft);
+            let reports: Vec<SuiteReport> = pool.install(|| {
+                suite::DRAFTS
+                    .par_iter()
+                    .map(|&draft| suite::run_draft(&suite_dir, draft))
+                    .collect()
+            });
+            for report in reports {
                 if !config.quiet {
                     for line in report.summary().lines() {
                         log(line);
@@ -396,67 +440,83 @@ pub fn run_with_progress(
     let strategy = generate::case();
     let bar = config.progress_bar && !config.quiet;
     let step = (config.cases / 10).max(1);
-    for i in 0..config.cases {
-        let mut tree = match strategy.new_tree(&mut runner) {
-            Ok(t) => t,
-            Err(e) => {
-                log(&format!("generator rejected a case: {e}"));
-                continue;
+    let chunk = CHUNK_PER_JOB * config.jobs.max(1);
+    let mut next = 0u32;
+    'chunks: while next < config.cases {
+        // Draw the chunk's cases from the one generator, in order (the same cases whatever `jobs`).
+        let mut trees = Vec::with_capacity(chunk);
+        while trees.len() < chunk && next < config.cases {
+            let i = next;
+            next += 1;
+            match strategy.new_tree(&mut runner) {
+                Ok(t) => trees.push((i, t)),
+                Err(e) => log(&format!("generator rejected a case: {e}")),
             }
-        };
-        let options = options_for(i, &config.base);
-        let report = oracle::evaluate_case(&tree.current(), &options);
-        result.tally(&report.outcomes);
-        result.generated += 1;
-        if let Some(w) = report.widening {
-            result.widenings.push(w);
         }
-        if bar {
-            progress(i + 1, config.cases);
-        } else if !config.quiet && (i + 1) % step == 0 {
-            let secs = generated_start.elapsed().as_secs_f64().max(1e-9);
-            log(&format!(
-                "generated {}/{} cases ({:.1} cases/s)",
-                i + 1,
-                config.cases,
-                f64::from(i + 1) / secs
-            ));
-        }
-        if let Some(first) = report.first_violation().cloned() {
-            if let Some(without) = without_fault(&options)
-                && oracle::evaluate_case(&tree.current(), &without)
-                    .outcomes
-                    .iter()
-                    .any(|(name, o)| *name == first.oracle && matches!(o, Outcome::Failed(_)))
-            {
+        let cases: Vec<(u32, Case, Options)> = trees
+            .iter()
+            .map(|(i, t)| (*i, t.current(), options_for(*i, &config.base)))
+            .collect();
+        let reports: Vec<oracle::CaseReport> = pool.install(|| {
+            cases
+                .par_iter()
+                .map(|(_, case, options)| oracle::evaluate_case(case, options))
+                .collect()
+        });
+        for ((i, mut tree), report) in trees.into_iter().zip(reports) {
+            let options = options_for(i, &config.base);
+            result.tally(&report.outcomes);
+            result.generated += 1;
+            if let Some(w) = report.widening {
+                result.widenings.push(w);
+            }
+            if bar {
+                progress(i + 1, config.cases);
+            } else if !config.quiet && (i + 1) % step == 0 {
+                let secs = generated_start.elapsed().as_secs_f64().max(1e-9);
                 log(&format!(
-                    "case {i} fails {} without the injected fault too (a core bug, not the fault): {first}",
-                    first.oracle
+                    "generated {}/{} cases ({:.1} cases/s)",
+                    i + 1,
+                    config.cases,
+                    f64::from(i + 1) / secs
                 ));
-                result.unattributed.push(first);
-                continue;
             }
-            log(&format!("case {i} failed {}; shrinking…", first.oracle));
-            let (case, shrunk) = shrink(&mut tree, first, &options, config.max_shrink_steps);
-            let found_by = format!("{} (case {i}, seed {})", config.command, config.seed);
-            let written = config.regressions.as_ref().and_then(|dir| {
-                match write_regression(dir, &shrunk, &found_by, fault_name(&config.base)) {
-                    Ok(p) => Some(p),
-                    Err(e) => {
-                        log(&format!("cannot write the regression: {e}"));
-                        None
-                    }
+            if let Some(first) = report.first_violation().cloned() {
+                if let Some(without) = without_fault(&options)
+                    && oracle::evaluate_case(&tree.current(), &without)
+                        .outcomes
+                        .iter()
+                        .any(|(name, o)| *name == first.oracle && matches!(o, Outcome::Failed(_)))
+                {
+                    log(&format!(
+                        "case {i} fails {} without the injected fault too (a core bug, not the fault): {first}",
+                        first.oracle
+                    ));
+                    result.unattributed.push(first);
+                    continue;
                 }
-            });
-            log(&format!(
-                "VIOLATION (shrunk): {shrunk}\n  case model: {case:?}"
-            ));
-            if let Some(p) = &written {
-                log(&format!("counterexample written to {}", p.display()));
+                log(&format!("case {i} failed {}; shrinking…", first.oracle));
+                let (case, shrunk) = shrink(&mut tree, first, &options, config.max_shrink_steps);
+                let found_by = format!("{} (case {i}, seed {})", config.command, config.seed);
+                let written = config.regressions.as_ref().and_then(|dir| {
+                    match write_regression(dir, &shrunk, &found_by, fault_name(&config.base)) {
+                        Ok(p) => Some(p),
+                        Err(e) => {
+                            log(&format!("cannot write the regression: {e}"));
+                            None
+                        }
+                    }
+                });
+                log(&format!(
+                    "VIOLATION (shrunk): {shrunk}\n  case model: {case:?}"
+                ));
+                if let Some(p) = &written {
+                    log(&format!("counterexample written to {}", p.display()));
+                }
+                result.violations.push((shrunk, written));
+                result.counterexample = Some((case, options));
+                break 'chunks;
             }
-            result.violations.push((shrunk, written));
-            result.counterexample = Some((case, options));
-            break;
         }
     }
     result.generated_time = generated_start.elapsed();

@@ -23,6 +23,10 @@ pub struct CheckArgs {
     /// Where to write the Markdown report.
     #[arg(long, value_name = "FILE", default_value = "reports/conformance.md")]
     pub report: PathBuf,
+    /// Worker threads (default: the available cores). The counts and the report's findings are
+    /// the same for every value.
+    #[arg(long, value_name = "N", default_value_t = check::default_jobs())]
+    pub jobs: usize,
     /// Inject a named fault into the core (needs a build with `--features fault-injection`).
     #[arg(long, value_name = "NAME")]
     pub inject_fault: Option<String>,
@@ -37,6 +41,7 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, String> {
     let mut config = CheckConfig::new(command);
     config.cases = args.cases;
     config.seed = args.seed;
+    config.jobs = args.jobs.max(1);
     // The bundled corpus: `corpus/` under the working directory (the repository root), else the
     // one this binary was built from.
     let bundled = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../corpus"));

@@ -10,6 +10,7 @@ pub mod identity;
 pub mod io;
 pub mod mcp_proxy;
 pub mod model;
+pub mod open_world;
 pub mod oracle;
 pub mod profiles;
 pub mod render;

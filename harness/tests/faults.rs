@@ -19,6 +19,7 @@ fn detect(fault: Fault) {
     config.quiet = true;
     config.progress_bar = false;
     config.max_shrink_steps = 20;
+    config.open_world_cases = Some(0);
     config.base = Options {
         fault: Some(fault),
         ..Options::default()

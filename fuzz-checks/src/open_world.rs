@@ -1,6 +1,6 @@
-//! `open_world`: the fuzzer's bytes drive the choices of the harness's open-world grammar
-//! ([`flatjoin_harness::open_world::case_from_bytes`]: proptest's pass-through RNG, so a mutation
-//! of the bytes is a mutation of the grammar's decisions), and the generated document runs through
+//! `open_world`: the fuzzer's bytes seed the harness's open-world grammar
+//! ([`flatjoin_harness::open_world::case_from_bytes`]: the bytes seed proptest's RNG), and the
+//! generated document runs through
 //! every schema-level harness oracle ([`flatjoin_harness::open_world::evaluate`]).
 
 use crate::verdict::{CheckResult, Verdict, Violation};

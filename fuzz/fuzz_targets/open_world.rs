@@ -1,4 +1,4 @@
-//! `open_world`: the fuzzer's bytes drive the choices of the harness's open-world grammar
+//! `open_world`: the fuzzer's bytes seed the harness's open-world grammar
 //! (boolean schemas, applicators, `unevaluated*`, author `$defs`, embedded resources, …); the
 //! generated document runs through every schema-level harness oracle.
 #![no_main]

@@ -144,7 +144,10 @@ pub struct GeneratorResult {
 
 impl GeneratorResult {
     fn tally(&mut self, outcomes: &[(&'static str, Outcome)]) {
-        if outcomes.iter().any(|(_, o)| matches!(o, Outcome::Failed(_))) {
+        if outcomes
+            .iter()
+            .any(|(_, o)| matches!(o, Outcome::Failed(_)))
+        {
             self.failed_cases += 1;
         }
         self.cases += 1;
@@ -524,7 +527,10 @@ pub fn open_world_seed(seed: u64) -> u64 {
 
 /// The `index`-th open-world case of `seed` (as `flatjoin check --seed seed` drew it), with its
 /// option set: for replaying a reported case index.
-pub fn open_world_case(seed: u64, index: u32) -> Option<(Box<dyn ValueTree<Value = OpenCase>>, Options)> {
+pub fn open_world_case(
+    seed: u64,
+    index: u32,
+) -> Option<(Box<dyn ValueTree<Value = OpenCase>>, Options)> {
     let mut runner = runner(open_world_seed(seed));
     let strategy = open_world::case();
     let mut tree = None;
@@ -577,10 +583,21 @@ fn run_open_world(
         let Some(first) = open_world::first_violation(&outcomes) else {
             continue;
         };
-        let line = first.message.lines().next().unwrap_or("").chars().take(200).collect::<String>();
-        log(&format!("open-world case {i} (seed {}) failed {}: {line}", config.seed, first.oracle));
+        let line = first
+            .message
+            .lines()
+            .next()
+            .unwrap_or("")
+            .chars()
+            .take(200)
+            .collect::<String>();
+        log(&format!(
+            "open-world case {i} (seed {}) failed {}: {line}",
+            config.seed, first.oracle
+        ));
         result.open_world_failures.push((i, first.oracle, line));
-        if shrunk_oracles.contains(&first.oracle) || shrunk_oracles.len() >= MAX_OPEN_WORLD_SHRINKS {
+        if shrunk_oracles.contains(&first.oracle) || shrunk_oracles.len() >= MAX_OPEN_WORLD_SHRINKS
+        {
             result.violations.push((first, None));
             continue;
         }
@@ -704,7 +721,10 @@ pub fn report_markdown(config: &CheckConfig, result: &CheckResult) -> String {
     if !result.open_world_failures.is_empty() {
         md.push_str("\n### Open-world cases that failed\n\n| case | oracle | violation |\n| ---: | --- | --- |\n");
         for (i, oracle, line) in result.open_world_failures.iter().take(50) {
-            md.push_str(&format!("| {i} | {oracle} | {} |\n", line.replace('|', "\\|")));
+            md.push_str(&format!(
+                "| {i} | {oracle} | {} |\n",
+                line.replace('|', "\\|")
+            ));
         }
     }
     md.push_str(&format!(

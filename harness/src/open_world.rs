@@ -260,25 +260,23 @@ fn array_schema(inner: BoxedStrategy<Value>) -> BoxedStrategy<Value> {
         any::<bool>(),
         any::<bool>(),
     )
-        .prop_map(
-            |(items, prefix, contains, min, max, unique, unevaluated)| {
-                let mut m = Map::new();
-                m.insert("type".into(), json!("array"));
-                let has_prefix = prefix.is_some();
-                insert_some(&mut m, "prefixItems", prefix.map(Value::Array));
-                insert_some(&mut m, "items", items);
-                insert_some(&mut m, "contains", contains);
-                insert_some(&mut m, "minItems", min.map(|v| json!(v)));
-                insert_some(&mut m, "maxItems", max.map(|v| json!(v)));
-                if unique {
-                    m.insert("uniqueItems".into(), json!(true));
-                }
-                if unevaluated && has_prefix && !m.contains_key("items") {
-                    m.insert("unevaluatedItems".into(), json!(false));
-                }
-                Value::Object(m)
-            },
-        )
+        .prop_map(|(items, prefix, contains, min, max, unique, unevaluated)| {
+            let mut m = Map::new();
+            m.insert("type".into(), json!("array"));
+            let has_prefix = prefix.is_some();
+            insert_some(&mut m, "prefixItems", prefix.map(Value::Array));
+            insert_some(&mut m, "items", items);
+            insert_some(&mut m, "contains", contains);
+            insert_some(&mut m, "minItems", min.map(|v| json!(v)));
+            insert_some(&mut m, "maxItems", max.map(|v| json!(v)));
+            if unique {
+                m.insert("uniqueItems".into(), json!(true));
+            }
+            if unevaluated && has_prefix && !m.contains_key("items") {
+                m.insert("unevaluatedItems".into(), json!(false));
+            }
+            Value::Object(m)
+        })
         .boxed()
 }
 
@@ -353,7 +351,16 @@ fn branch_parts(inner: BoxedStrategy<Value>) -> BoxedStrategy<BranchParts> {
         prop::bool::weighted(0.25),
     )
         .prop_map(
-            |(properties, required, policy, catch_all, extras, all_of, behind_ref, enum_literal)| {
+            |(
+                properties,
+                required,
+                policy,
+                catch_all,
+                extras,
+                all_of,
+                behind_ref,
+                enum_literal,
+            )| {
                 BranchParts {
                     properties,
                     required,
@@ -542,11 +549,7 @@ fn hoist_walk(
                     map.remove("$defs");
                 }
                 for (old, new, _) in &local {
-                    rewrite_ref(
-                        map,
-                        &format!("#/$defs/{old}"),
-                        &format!("#/$defs/{new}"),
-                    );
+                    rewrite_ref(map, &format!("#/$defs/{old}"), &format!("#/$defs/{new}"));
                 }
                 for (_, new, mut v) in local {
                     hoist_walk(&mut v, root_defs, renames);
@@ -694,7 +697,10 @@ fn branch_target(doc: &Value, union_ptr: &str, tag: &str) -> Option<String> {
         .find_map(|k| node.get(*k).and_then(Value::as_array).map(|m| (*k, m)))?;
     let first = members.first()?;
     let (base, branch) = match first.get("$ref").and_then(Value::as_str) {
-        Some(r) => (r.trim_start_matches('#').to_owned(), doc.pointer(r.trim_start_matches('#'))?),
+        Some(r) => (
+            r.trim_start_matches('#').to_owned(),
+            doc.pointer(r.trim_start_matches('#'))?,
+        ),
         None => (format!("{union_ptr}/{keyword}/0"), first),
     };
     let name = branch
@@ -743,7 +749,9 @@ pub fn to_draft7(node: &Value) -> Value {
                         }
                     }
                     "items" if map.contains_key("prefixItems") => {}
-                    "unevaluatedProperties" | "unevaluatedItems" | "minContains"
+                    "unevaluatedProperties"
+                    | "unevaluatedItems"
+                    | "minContains"
                     | "maxContains" => {}
                     "$anchor" => {
                         if let Value::String(a) = v {
@@ -751,7 +759,10 @@ pub fn to_draft7(node: &Value) -> Value {
                         }
                     }
                     "$ref" => {
-                        let r = v.as_str().unwrap_or_default().replace("/$defs/", "/definitions/");
+                        let r = v
+                            .as_str()
+                            .unwrap_or_default()
+                            .replace("/$defs/", "/definitions/");
                         out.insert(k.clone(), json!(r));
                     }
                     "const" | "enum" | "required" => {
@@ -774,11 +785,9 @@ pub fn to_draft7(node: &Value) -> Value {
 
 fn map_entries(v: &Value) -> Value {
     match v {
-        Value::Object(e) => Value::Object(
-            e.iter()
-                .map(|(n, s)| (n.clone(), to_draft7(s)))
-                .collect(),
-        ),
+        Value::Object(e) => {
+            Value::Object(e.iter().map(|(n, s)| (n.clone(), to_draft7(s))).collect())
+        }
         other => other.clone(),
     }
 }
@@ -902,8 +911,19 @@ fn generic() -> Vec<Value> {
 
 fn strings() -> Vec<Value> {
     [
-        "", "a", "ab", "abc", "abcde", "abcdef", "b", "aab", "a@b.co", "2020-01-02", "1.2.3.4",
-        "http://a.b/c", "Ab1",
+        "",
+        "a",
+        "ab",
+        "abc",
+        "abcde",
+        "abcdef",
+        "b",
+        "aab",
+        "a@b.co",
+        "2020-01-02",
+        "1.2.3.4",
+        "http://a.b/c",
+        "Ab1",
     ]
     .iter()
     .map(|s| json!(s))
@@ -923,7 +943,14 @@ fn numbers(map: &Map<String, Value>) -> Vec<Value> {
             out.push(json!(f + step / 2.0));
         }
     }
-    out.extend([json!(0), json!(4), json!(6), json!(-1), json!(2.5), json!(1)]);
+    out.extend([
+        json!(0),
+        json!(4),
+        json!(6),
+        json!(-1),
+        json!(2.5),
+        json!(1),
+    ]);
     out
 }
 
@@ -1072,7 +1099,13 @@ fn arrays(root: &Value, map: &Map<String, Value>, depth: usize) -> Vec<Value> {
 
 /// The properties an object schema declares, through `allOf`, local `$ref` and the union
 /// node's siblings: `(name, schema)`, first-appearance order, and the required names.
-fn declared(root: &Value, node: &Value, depth: usize, out: &mut Vec<(String, Value)>, required: &mut Vec<String>) {
+fn declared(
+    root: &Value,
+    node: &Value,
+    depth: usize,
+    out: &mut Vec<(String, Value)>,
+    required: &mut Vec<String>,
+) {
     if depth > MAX_VALUE_DEPTH {
         return;
     }
@@ -1346,18 +1379,29 @@ pub fn shrink(
     best
 }
 
-/// The case a fuzzer's bytes select: the bytes drive proptest's choices directly
-/// (`RngAlgorithm::PassThrough`, zeros once exhausted), so libFuzzer's mutations are mutations of
-/// the grammar's decisions. The first byte picks the reading of open branches.
+/// The case a fuzzer's bytes select: the first byte picks the reading of open branches, the
+/// rest is folded into the 32-byte seed of proptest's ChaCha RNG. (Proptest's pass-through RNG,
+/// which would hand the bytes to the grammar's choices directly, yields zeros once the bytes
+/// run out, on which some strategies never finish drawing.)
 pub fn case_from_bytes(data: &[u8]) -> Option<(OpenCase, Options)> {
     use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
     let (&first, rest) = data.split_first()?;
+    let mut seed = [0u8; 32];
+    // FNV-1a per lane: every byte reaches the seed, and one changed byte changes it.
+    for (lane, chunk) in seed.chunks_mut(8).enumerate() {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325 ^ (lane as u64);
+        for b in rest {
+            h ^= u64::from(*b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+        chunk.copy_from_slice(&h.to_le_bytes());
+    }
     let mut runner = TestRunner::new_with_rng(
         Config {
             failure_persistence: None,
             ..Config::default()
         },
-        TestRng::from_seed(RngAlgorithm::PassThrough, rest),
+        TestRng::from_seed(RngAlgorithm::ChaCha, &seed),
     );
     let tree = case().new_tree(&mut runner).ok()?;
     let mut options = Options::default();

@@ -514,15 +514,10 @@ fn union_node(
 /// Moves every `$defs` entry named `Branch*` of nested nodes to the root `$defs` (branch
 /// references are written as `#/$defs/BranchN`); names already taken get a suffix.
 fn hoist_branch_defs(node: &mut Value, root_defs: &mut Map<String, Value>) {
-    let mut renames: Vec<(String, String)> = Vec::new();
-    hoist_walk(node, root_defs, &mut renames);
+    hoist_walk(node, root_defs);
 }
 
-fn hoist_walk(
-    node: &mut Value,
-    root_defs: &mut Map<String, Value>,
-    renames: &mut Vec<(String, String)>,
-) {
+fn hoist_walk(node: &mut Value, root_defs: &mut Map<String, Value>) {
     match node {
         Value::Object(map) => {
             let is_resource = map.contains_key("$id");
@@ -552,7 +547,7 @@ fn hoist_walk(
                     rewrite_ref(map, &format!("#/$defs/{old}"), &format!("#/$defs/{new}"));
                 }
                 for (_, new, mut v) in local {
-                    hoist_walk(&mut v, root_defs, renames);
+                    hoist_walk(&mut v, root_defs);
                     root_defs.insert(new, v);
                 }
             }
@@ -560,12 +555,12 @@ fn hoist_walk(
                 return;
             }
             for (_, v) in map.iter_mut() {
-                hoist_walk(v, root_defs, renames);
+                hoist_walk(v, root_defs);
             }
         }
         Value::Array(items) => {
             for v in items {
-                hoist_walk(v, root_defs, renames);
+                hoist_walk(v, root_defs);
             }
         }
         _ => {}
@@ -1413,13 +1408,13 @@ pub fn case_from_bytes(data: &[u8]) -> Option<(OpenCase, Options)> {
 
 /// The `open_world` fuzz target's check: decode with [`case_from_bytes`], run [`evaluate`];
 /// `Ok(true)` when some oracle judged it, `Ok(false)` when nothing applied, `Err` on a violation.
-pub fn check_bytes(data: &[u8]) -> Result<bool, Violation> {
+pub fn check_bytes(data: &[u8]) -> Result<bool, Box<Violation>> {
     let Some((case, options)) = case_from_bytes(data) else {
         return Ok(false);
     };
     let outcomes = evaluate(&case, &options);
     if let Some(v) = first_violation(&outcomes) {
-        return Err(v);
+        return Err(Box::new(v));
     }
     Ok(outcomes
         .iter()

@@ -109,8 +109,13 @@ pub(crate) fn fold<'a>(parts: &[PartView<'a>]) -> Folded<'a> {
             Some(Value::Bool(false)) | None => {}
             Some(_) => evaluates_more = true,
         }
-        if keywords::get(map, "unevaluatedProperties") == Some(&Value::Bool(false)) {
-            unevaluated_false = true;
+        match keywords::get(map, "unevaluatedProperties") {
+            Some(Value::Bool(false)) => unevaluated_false = true,
+            None => {}
+            // `true` or a schema in another part (an `allOf` member, at any nesting) evaluates
+            // every key it accepts, so the branch's `unevaluatedProperties: false` sees them
+            // as evaluated: the branch is not closed.
+            Some(_) => evaluates_more = true,
         }
         let extra = [
             "patternProperties",
@@ -185,9 +190,24 @@ pub(crate) fn collect_parts(
 /// `$ref` chain and the members of an `allOf` (the first member with a literal set, a superset of
 /// the intersection).
 pub(crate) fn literal_set(schema: &Value, document: &Value) -> Option<Vec<Value>> {
-    let mut current = schema;
     let legacy = crate::kinds::legacy_refs(document);
-    for _ in 0..MAX_PART_STEPS {
+    let mut budget = MAX_PART_STEPS;
+    literal_set_within(schema, document, legacy, &mut budget)
+}
+
+/// [`literal_set`] with one step budget shared by the `$ref` hops and the `allOf` descent, so
+/// that a reference cycle through an `allOf` member
+/// (`{"allOf": [{"$ref": "#/properties/p"}]}` at `/properties/p`) ends instead of recursing
+/// until the stack overflows.
+fn literal_set_within(
+    schema: &Value,
+    document: &Value,
+    legacy: bool,
+    budget: &mut usize,
+) -> Option<Vec<Value>> {
+    let mut current = schema;
+    loop {
+        *budget = budget.checked_sub(1)?;
         let map = current.as_object()?;
         if legacy && keywords::has(map, "$ref") {
             let reference = keywords::get(map, "$ref")?.as_str()?;
@@ -211,12 +231,13 @@ pub(crate) fn literal_set(schema: &Value, document: &Value) -> Option<Vec<Value>
             );
         }
         if let Some(Value::Array(members)) = keywords::get(map, "allOf") {
-            return members.iter().find_map(|m| literal_set(m, document));
+            return members
+                .iter()
+                .find_map(|m| literal_set_within(m, document, legacy, budget));
         }
         let reference = keywords::get(map, "$ref")?.as_str()?;
         current = pointer::get(document, &pointer::local_ref(reference)?)?;
     }
-    None
 }
 
 fn is_scalar(v: &Value) -> bool {

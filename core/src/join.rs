@@ -254,14 +254,23 @@ pub(crate) fn join_property(
 
 /// SPEC §3.5: unprovable → `{}`; object or array kinds → the alternative or an `anyOf`; scalars →
 /// one widened schema.
+///
+/// An alternative whose kinds are empty (`allOf: [false]`, `allOf: [{"type": "string"}, {"type":
+/// "integer"}]`) accepts nothing, like `false`: it is removed as §3.3 removes `false` (SPEC §6
+/// decision 24), so widening never writes an empty `type` list; when nothing is left the join is
+/// `false`.
 fn classify(ctx: &UnionContext<'_>, alternatives: Vec<Value>) -> Value {
+    let (alternatives, kinds): (Vec<Value>, Vec<Kinds>) = alternatives
+        .into_iter()
+        .map(|a| {
+            let k = kinds_of(&a, ctx.document);
+            (a, k)
+        })
+        .filter(|(_, k)| !k.is_empty())
+        .unzip();
     if alternatives.is_empty() {
         return Value::Bool(false);
     }
-    let kinds: Vec<Kinds> = alternatives
-        .iter()
-        .map(|a| kinds_of(a, ctx.document))
-        .collect();
     if kinds.iter().any(|k| k.is_unprovable()) {
         return Value::Object(Map::new());
     }

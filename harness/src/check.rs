@@ -23,6 +23,7 @@ use serde_json::Value;
 use crate::corpus;
 use crate::generate;
 use crate::model::Case;
+use crate::open_world::{self, OpenCase};
 use crate::oracle::{self, Oracle, Outcome, Violation};
 use crate::suite::{self, SuiteReport};
 
@@ -31,6 +32,12 @@ pub const DEFAULT_SEED: u64 = 0x5EED_F1A7_2026;
 /// The default number of generated cases (about a minute in release on the 2-core reference
 /// machine, with the bundled corpus).
 pub const DEFAULT_CASES: u32 = 10_000;
+/// The typed model's generator, as the report names it.
+pub const MODEL_GENERATOR: &str = "model";
+/// The open-world generator ([`crate::open_world`]), as the report names it.
+pub const OPEN_WORLD_GENERATOR: &str = "open-world";
+/// The most open-world counterexamples shrunk and written per run (one per oracle and class).
+const MAX_OPEN_WORLD_SHRINKS: usize = 6;
 
 /// What to run.
 #[derive(Debug, Clone)]
@@ -58,6 +65,8 @@ pub struct CheckConfig {
     pub max_shrink_steps: u32,
     /// Worker threads (at least 1). The result does not depend on it.
     pub jobs: usize,
+    /// Open-world cases ([`crate::open_world`]); `None`: a quarter of `cases`.
+    pub open_world_cases: Option<u32>,
 }
 
 impl CheckConfig {
@@ -75,6 +84,7 @@ impl CheckConfig {
             quiet: false,
             max_shrink_steps: 400,
             jobs: default_jobs(),
+            open_world_cases: None,
         }
     }
 }
@@ -129,10 +139,59 @@ pub struct CheckResult {
     pub unjudgeable: Vec<String>,
     /// The JSON-Schema-Test-Suite corpus (`<corpus>/json-schema-test-suite/`), per draft.
     pub suite: Vec<SuiteReport>,
+    /// Per generator (`model`, `open-world`): cases run, time, and counts per oracle.
+    pub generators: Vec<GeneratorResult>,
+    /// Open-world cases that failed: `(case index, oracle, first line of the violation)`.
+    pub open_world_failures: Vec<(u32, Oracle, String)>,
     /// Time spent on generated cases.
     pub generated_time: Duration,
     /// Time of the whole run.
     pub total_time: Duration,
+}
+
+/// What one generator's cases found.
+#[derive(Debug, Clone, Default)]
+pub struct GeneratorResult {
+    /// The generator's name.
+    pub name: &'static str,
+    /// Cases run.
+    pub cases: u32,
+    /// Cases on which some oracle failed.
+    pub failed_cases: u32,
+    /// Time spent.
+    pub time: Duration,
+    /// Counts per oracle.
+    pub oracles: Vec<(Oracle, Counts)>,
+}
+
+impl GeneratorResult {
+    fn tally(&mut self, outcomes: &[(Oracle, Outcome)]) {
+        if outcomes
+            .iter()
+            .any(|(_, o)| matches!(o, Outcome::Failed(_)))
+        {
+            self.failed_cases += 1;
+        }
+        self.cases += 1;
+        for (name, outcome) in outcomes {
+            let counts = match self.oracles.iter().position(|(n, _)| n == name) {
+                Some(i) => &mut self.oracles[i].1,
+                None => {
+                    self.oracles.push((*name, Counts::default()));
+                    match self.oracles.last_mut() {
+                        Some((_, c)) => c,
+                        None => continue,
+                    }
+                }
+            };
+            counts.cases += 1;
+            match outcome {
+                Outcome::Passed(_) => counts.passed += 1,
+                Outcome::Skipped(_) => counts.skipped += 1,
+                Outcome::Failed(_) => counts.failed += 1,
+            }
+        }
+    }
 }
 
 impl CheckResult {
@@ -193,6 +252,15 @@ impl CheckResult {
             out.push_str(&format!(
                 "{:<30} {:>7} {:>7} {:>7} {:>7}\n",
                 name, c.cases, c.passed, c.failed, c.skipped
+            ));
+        }
+        for g in &self.generators {
+            out.push_str(&format!(
+                "generator {}: {} cases, {} with a violation, {:.1} s\n",
+                g.name,
+                g.cases,
+                g.failed_cases,
+                g.time.as_secs_f64()
             ));
         }
         out.push_str(&format!(
@@ -436,6 +504,10 @@ pub fn run_with_progress(
         }
     }
     let generated_start = Instant::now();
+    let mut model = GeneratorResult {
+        name: MODEL_GENERATOR,
+        ..GeneratorResult::default()
+    };
     let mut runner = runner(config.seed);
     let strategy = generate::case();
     let bar = config.progress_bar && !config.quiet;
@@ -466,6 +538,7 @@ pub fn run_with_progress(
         for ((i, mut tree), report) in trees.into_iter().zip(reports) {
             let options = options_for(i, &config.base);
             result.tally(&report.outcomes);
+            model.tally(&report.outcomes);
             result.generated += 1;
             if let Some(w) = report.widening {
                 result.widenings.push(w);
@@ -520,6 +593,10 @@ pub fn run_with_progress(
         }
     }
     result.generated_time = generated_start.elapsed();
+    model.time = result.generated_time;
+    result.generators.push(model);
+    let open_world = run_open_world(config, &mut result, log);
+    result.generators.push(open_world);
     result.total_time = start.elapsed();
     if let Some(path) = &config.report {
         let text = report_markdown(config, &result);
@@ -538,6 +615,120 @@ pub fn run_with_progress(
         }
     }
     result
+}
+
+/// The seed of the open-world generator's runner: derived from the check's seed, so that both
+/// generators are reproducible from `--seed` alone and draw independent streams.
+pub fn open_world_seed(seed: u64) -> u64 {
+    seed ^ 0x0BE5_3ED0_0000_0000
+}
+
+/// The `index`-th open-world case of `seed` (as `flatjoin check --seed seed` drew it), with its
+/// option set: for replaying a reported case index.
+pub fn open_world_case(
+    seed: u64,
+    index: u32,
+) -> Option<(Box<dyn ValueTree<Value = OpenCase>>, Options)> {
+    let mut runner = runner(open_world_seed(seed));
+    let strategy = open_world::case();
+    let mut tree = None;
+    for _ in 0..=index {
+        tree = Some(strategy.new_tree(&mut runner).ok()?);
+    }
+    let tree: Box<dyn ValueTree<Value = OpenCase>> = Box::new(tree?);
+    Some((tree, options_for(index, &Options::default())))
+}
+
+/// Runs the open-world cases: every case runs to the end (a violation does not stop the run, so
+/// that one run reports every class it reaches); the first violation per oracle (up to
+/// [`MAX_OPEN_WORLD_SHRINKS`]) is shrunk and written under the regressions folder.
+fn run_open_world(
+    config: &CheckConfig,
+    result: &mut CheckResult,
+    log: &mut dyn FnMut(&str),
+) -> GeneratorResult {
+    let start = Instant::now();
+    let mut generator = GeneratorResult {
+        name: OPEN_WORLD_GENERATOR,
+        ..GeneratorResult::default()
+    };
+    let cases = config.open_world_cases.unwrap_or(config.cases / 4);
+    let mut runner = runner(open_world_seed(config.seed));
+    let strategy = open_world::case();
+    let step = (cases / 10).max(1);
+    let mut shrunk_oracles: Vec<Oracle> = Vec::new();
+    for i in 0..cases {
+        let mut tree = match strategy.new_tree(&mut runner) {
+            Ok(t) => t,
+            Err(e) => {
+                log(&format!("open-world generator rejected a case: {e}"));
+                continue;
+            }
+        };
+        let options = options_for(i, &config.base);
+        let outcomes = open_world::evaluate(&tree.current(), &options);
+        result.tally(&outcomes);
+        generator.tally(&outcomes);
+        if !config.quiet && (i + 1) % step == 0 {
+            let secs = start.elapsed().as_secs_f64().max(1e-9);
+            log(&format!(
+                "open-world {}/{} cases ({:.1} cases/s)",
+                i + 1,
+                cases,
+                f64::from(i + 1) / secs
+            ));
+        }
+        let Some(first) = open_world::first_violation(&outcomes) else {
+            continue;
+        };
+        let line = first
+            .message
+            .lines()
+            .next()
+            .unwrap_or("")
+            .chars()
+            .take(200)
+            .collect::<String>();
+        log(&format!(
+            "open-world case {i} (seed {}) failed {}: {line}",
+            config.seed, first.oracle
+        ));
+        result.open_world_failures.push((i, first.oracle, line));
+        if shrunk_oracles.contains(&first.oracle) || shrunk_oracles.len() >= MAX_OPEN_WORLD_SHRINKS
+        {
+            result.violations.push((first, None));
+            continue;
+        }
+        shrunk_oracles.push(first.oracle);
+        let oracle_name = first.oracle;
+        let (_, shrunk) = open_world::shrink(
+            &mut *tree,
+            first,
+            &options,
+            config.max_shrink_steps,
+            &|v: &Violation| v.oracle == oracle_name,
+        );
+        let found_by = format!(
+            "{} (open-world case {i}, seed {})",
+            config.command, config.seed
+        );
+        let written = config.regressions.as_ref().and_then(|dir| {
+            match write_regression(dir, &shrunk, &found_by, fault_name(&config.base)) {
+                Ok(p) => Some(p),
+                Err(e) => {
+                    log(&format!("cannot write the regression: {e}"));
+                    None
+                }
+            }
+        });
+        log(&format!("VIOLATION (open-world, shrunk): {shrunk}"));
+        if let Some(p) = &written {
+            log(&format!("counterexample written to {}", p.display()));
+        }
+        result.violations.push((shrunk, written));
+    }
+    generator.time = start.elapsed();
+    generator
 }
 
 /// The value at quantile `q` of sorted `values`.
@@ -598,6 +789,41 @@ pub fn report_markdown(config: &CheckConfig, result: &CheckResult) -> String {
             "| {name} | {} | {} | {} | {} |\n",
             c.cases, c.passed, c.failed, c.skipped
         ));
+    }
+    md.push_str("\n## Generators\n\nPer generator: cases run, cases with a violation, time, and the checks per oracle (passed / failed / skipped).\n\n| generator | cases | failed cases | time (s) | checks passed | checks failed | checks skipped |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+    for g in &result.generators {
+        let sum = |f: fn(&Counts) -> u64| g.oracles.iter().map(|(_, c)| f(c)).sum::<u64>();
+        md.push_str(&format!(
+            "| {} | {} | {} | {:.1} | {} | {} | {} |\n",
+            g.name,
+            g.cases,
+            g.failed_cases,
+            g.time.as_secs_f64(),
+            sum(|c| c.passed),
+            sum(|c| c.failed),
+            sum(|c| c.skipped)
+        ));
+    }
+    for g in &result.generators {
+        md.push_str(&format!(
+            "\n### Generator `{}`\n\n| oracle | cases | passed | failed | skipped |\n| --- | ---: | ---: | ---: | ---: |\n",
+            g.name
+        ));
+        for (name, c) in &g.oracles {
+            md.push_str(&format!(
+                "| {name} | {} | {} | {} | {} |\n",
+                c.cases, c.passed, c.failed, c.skipped
+            ));
+        }
+    }
+    if !result.open_world_failures.is_empty() {
+        md.push_str("\n### Open-world cases that failed\n\n| case | oracle | violation |\n| ---: | --- | --- |\n");
+        for (i, oracle, line) in result.open_world_failures.iter().take(50) {
+            md.push_str(&format!(
+                "| {i} | {oracle} | {} |\n",
+                line.replace('|', "\\|")
+            ));
+        }
     }
     md.push_str(&format!(
         "\n## Static oracle\n\n`jsonschema` canonical `covers` (presentation ⊇ branch): {} yes, {} unknown (unsupported schemas count as unknown), 0 no.\n",

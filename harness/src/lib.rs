@@ -14,6 +14,7 @@ pub mod generate;
 pub mod identity;
 pub mod keywords;
 pub mod model;
+pub mod open_world;
 pub mod oracle;
 pub mod refs;
 pub mod render;

@@ -38,6 +38,9 @@ use crate::sample::{self, Reading};
 pub enum Oracle {
     /// Soundness, dynamic (SPEC I3).
     Soundness,
+    /// Every presentation that exits 0 is a valid schema of its draft (meta-schema validation by
+    /// `jsonschema`, offline) and `boon` compiles it.
+    PresentationValidity,
     /// Soundness, static (`covers`).
     StaticSoundness,
     /// A DU root yields `type: "object"`.
@@ -68,8 +71,9 @@ pub enum Oracle {
 
 impl Oracle {
     /// Every oracle, in report order.
-    pub const ALL: [Oracle; 14] = [
+    pub const ALL: [Oracle; 15] = [
         Oracle::Soundness,
+        Oracle::PresentationValidity,
         Oracle::StaticSoundness,
         Oracle::ObjectGuarantee,
         Oracle::StructureRetained,
@@ -89,6 +93,7 @@ impl Oracle {
     pub fn name(self) -> &'static str {
         match self {
             Oracle::Soundness => "soundness",
+            Oracle::PresentationValidity => "presentation-validity",
             Oracle::StaticSoundness => "static-soundness",
             Oracle::ObjectGuarantee => "object-guarantee",
             Oracle::StructureRetained => "structure-retained",
@@ -319,6 +324,15 @@ impl Subject {
                 options,
             )
         })?;
+        let second = Boon::new(original);
+        if let Err(why) = presentation_validity_of(&flattened.schema, second.is_some()) {
+            return Err(violation(
+                Oracle::PresentationValidity,
+                format!("{why}; presentation: {}", flattened.schema),
+                original,
+                options,
+            ));
+        }
         let presentation_judge = judge(&flattened.schema).map_err(|e| {
             violation(
                 Oracle::FlattenAccepts,
@@ -337,7 +351,7 @@ impl Subject {
             samples: sample::branch_samples(original, reading),
             du: discriminated_root(original),
             mixes: Vec::new(),
-            second: Boon::new(original),
+            second,
             flattened,
             original_judge,
             presentation_judge,
@@ -404,6 +418,20 @@ impl Subject {
         Ok(Outcome::Passed(measure))
     }
 
+    /// Presentation validity: the presentation is a valid schema of its draft by the meta-schema
+    /// (`jsonschema::meta`, bundled, nothing fetched), and `boon` compiles it whenever it compiles
+    /// the original. (Checked once in [`Subject::prepare`], where a failure is the violation;
+    /// here it is counted.)
+    pub fn presentation_validity(&self) -> Judged {
+        match presentation_validity_of(&self.flattened.schema, self.second.is_some()) {
+            Ok(()) => Ok(passed(1)),
+            Err(why) => Err(self.violation(
+                Oracle::PresentationValidity,
+                format!("{why}; presentation: {}", self.flattened.schema),
+            )),
+        }
+    }
+
     /// Soundness, static: for each root branch, `jsonschema`'s canonical `covers` must never say the
     /// presentation fails to contain it. Under `declared`, each open branch is first restricted to
     /// the keys the reading promises (keys declared by other members of any union become `false`).
@@ -433,6 +461,14 @@ impl Subject {
             .any(|site| site.pointer.is_empty())
         {
             return Ok(Outcome::Skipped("the root union was not flattened".into()));
+        }
+        // The branch documents below keep one member of the union; a reference into the
+        // union's members (`#/oneOf/1/properties/x`) would then point elsewhere or nowhere.
+        let into_members = format!("\"#/{keyword}/");
+        if serde_json::to_string(&self.original).is_ok_and(|t| t.contains(&into_members)) {
+            return Ok(Outcome::Skipped(
+                "a reference points into the root union's members".into(),
+            ));
         }
         let canon = |v: &Value| {
             jsonschema::canonical::options()
@@ -858,6 +894,10 @@ impl Subject {
         let run = |r: Judged| r.unwrap_or_else(|v| Outcome::Failed(Box::new(v)));
         vec![
             (Oracle::Soundness, run(self.soundness())),
+            (
+                Oracle::PresentationValidity,
+                run(self.presentation_validity()),
+            ),
             (Oracle::StaticSoundness, run(self.static_soundness())),
             (Oracle::ObjectGuarantee, run(self.object_guarantee())),
             (Oracle::StructureRetained, run(self.structure_retained())),
@@ -868,6 +908,37 @@ impl Subject {
             (Oracle::RuntimeBoundary, run(self.runtime_boundary())),
         ]
     }
+}
+
+/// Whether `presentation` is a valid schema of its declared draft (meta-schema validation) and,
+/// when `boon_too` (boon compiles the original), whether boon compiles it.
+pub fn presentation_validity_of(presentation: &Value, boon_too: bool) -> Result<(), String> {
+    if let Err(e) = jsonschema::meta::validate(presentation) {
+        return Err(format!(
+            "the presentation is not a valid schema of its draft: {e} at {}",
+            e.instance_path()
+        ));
+    }
+    if boon_too {
+        let mut compiler = boon::Compiler::new();
+        compiler.set_default_draft(boon::Draft::V2020_12);
+        let url = "http://flatjoin.invalid/presentation.json";
+        let compiled = compiler
+            .add_resource(url, presentation.clone())
+            .map_err(|e| e.to_string())
+            .and_then(|()| {
+                compiler
+                    .compile(url, &mut boon::Schemas::new())
+                    .map(|_| ())
+                    .map_err(|e| format!("{e:#}"))
+            });
+        if let Err(e) = compiled {
+            return Err(format!(
+                "boon compiles the original but not the presentation: {e}"
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Whether an error text names the branch `tag = literal` (numbers by value: `1.0` may be
@@ -914,6 +985,10 @@ macro_rules! schema_oracle {
 schema_oracle!(
     /// [`Subject::soundness`] on one input.
     soundness
+);
+schema_oracle!(
+    /// [`Subject::presentation_validity`] on one input.
+    presentation_validity
 );
 schema_oracle!(
     /// [`Subject::static_soundness`] on one input.
@@ -1020,7 +1095,13 @@ pub fn discriminated_root(root: &Value) -> Option<RootUnion> {
 
 /// Folds object-only `allOf` parts into the branch (properties and required merged).
 fn fold_all_of(root: &Value, branch: &Value) -> Value {
-    let Some(Value::Array(parts)) = branch.get("allOf") else {
+    fold_all_of_within(root, branch, 0)
+}
+
+/// [`fold_all_of`] through nested `allOf` members (and `$ref`s inside them), a bounded number of
+/// levels deep.
+fn fold_all_of_within(root: &Value, branch: &Value, depth: usize) -> Value {
+    let Some(Value::Array(parts)) = branch.get("allOf").filter(|_| depth < 16) else {
         return branch.clone();
     };
     let mut out = branch.clone();
@@ -1028,7 +1109,7 @@ fn fold_all_of(root: &Value, branch: &Value) -> Value {
         o.remove("allOf");
     }
     for part in parts {
-        let part = refs::follow(root, part);
+        let part = fold_all_of_within(root, refs::follow(root, part), depth + 1);
         let Some(p) = part.as_object() else { continue };
         for (k, v) in p {
             let Some(o) = out.as_object_mut() else { break };

@@ -20,6 +20,7 @@ fn detect(fault: Fault) -> Result<Oracle, String> {
     config.quiet = true;
     config.progress_bar = false;
     config.max_shrink_steps = 20;
+    config.open_world_cases = Some(0);
     config.base = Options::default().with_fault(Some(fault));
     let result = check::run(&config, &mut |_| {});
     let Some((violation, _)) = result.violations.first() else {

@@ -1,6 +1,6 @@
 //! Pinned cases, each named for what it guards.
 
-use flatjoin::{Options, flatten};
+use flatjoin::{OpenBranches, Options, flatten};
 use serde_json::json;
 
 use crate::oracle::validator;
@@ -247,4 +247,104 @@ fn runtime_format_follows_the_draft_unless_asserted() {
             .expect("compiles")
             .is_valid(&bad)
     );
+}
+
+/// corpus/regressions/closedness-beside-allof.json: a branch whose own `unevaluatedProperties:
+/// false` sits beside an `allOf` member that evaluates more (`unevaluatedProperties: true`, a
+/// typed one, or either in a nested `allOf`) is open; the flat object must stay open (SPEC §6
+/// decision 25).
+#[test]
+fn closedness_beside_all_of_that_evaluates_more() {
+    for member in [
+        json!({"unevaluatedProperties": true}),
+        json!({"unevaluatedProperties": {"type": ["integer", "string"]}}),
+        json!({"allOf": [{"unevaluatedProperties": true}]}),
+    ] {
+        let original = json!({"anyOf": [
+            {"type": "object", "properties": {"op": {"const": "a"}}, "required": ["op"], "unevaluatedProperties": false, "allOf": [member]},
+            {"type": "object", "properties": {"op": {"const": "b"}}, "required": ["op"], "unevaluatedProperties": false}
+        ]});
+        let value = json!({"op": "a", "extra": 1});
+        assert!(validator(&original).is_valid(&value), "{member}");
+        for reading in [OpenBranches::Declared, OpenBranches::Permissive] {
+            let options = Options::default().with_open_branches(reading);
+            let flat = flatten(&original, &options).expect("flattens").schema;
+            assert_ne!(
+                flat.get("additionalProperties"),
+                Some(&json!(false)),
+                "{flat}"
+            );
+            assert!(validator(&flat).is_valid(&value), "{member}: {flat}");
+        }
+    }
+    // Without the evaluating member the branches are closed, and so is the flat object.
+    let closed = json!({"anyOf": [
+        {"type": "object", "properties": {"op": {"const": "a"}}, "required": ["op"], "unevaluatedProperties": false, "allOf": [{"properties": {"q": {}}}]},
+        {"type": "object", "properties": {"op": {"const": "b"}}, "required": ["op"], "unevaluatedProperties": false}
+    ]});
+    let flat = flatten(&closed, &Options::default())
+        .expect("flattens")
+        .schema;
+    assert_eq!(flat["additionalProperties"], json!(false), "{flat}");
+}
+
+/// corpus/regressions/empty-kinds-allof-joins-to-valid-schema.json: a property definition that
+/// accepts nothing (`allOf: [false]`, `[true, false]`, `[{}, false]`, contradictory members)
+/// never joins to `"type": []`; it is removed like `false` (SPEC §6 decision 24).
+#[test]
+fn empty_kinds_alternatives_never_join_to_an_empty_type_list() {
+    for nothing in [
+        json!({"allOf": [false]}),
+        json!({"allOf": [true, false]}),
+        json!({"allOf": [{}, false]}),
+        json!({"allOf": [{"type": "string"}, {"type": "integer"}]}),
+    ] {
+        for other in [None, Some(json!({"type": "string", "maxLength": 3}))] {
+            let mut first = json!({"type": "object", "properties": {"kind": {"const": 0}}, "required": ["kind"]});
+            if let Some(o) = &other {
+                first["properties"]["p"] = o.clone();
+            }
+            let original = json!({"$schema": "https://json-schema.org/draft/2020-12/schema", "anyOf": [
+                first,
+                {"type": "object", "properties": {"kind": {"const": 1}, "p": nothing}, "required": ["kind"]}
+            ]});
+            let flat = flatten(&original, &Options::default())
+                .expect("flattens")
+                .schema;
+            assert!(
+                jsonschema::meta::is_valid(&flat),
+                "{nothing} beside {other:?}: {flat}"
+            );
+            let p = &flat["properties"]["p"];
+            match &other {
+                // Only the definition that accepts something is left.
+                Some(_) => {
+                    assert_eq!(p["type"], json!("string"), "{flat}");
+                    assert_eq!(p["maxLength"], json!(3), "{flat}");
+                }
+                None => assert_eq!(p, &json!(false), "{flat}"),
+            }
+            assert!(validator(&flat).is_valid(&json!({"kind": 1})));
+        }
+    }
+}
+
+/// corpus/regressions/literal-set-ref-cycle-through-allof.json: looking for a discriminator
+/// follows a property through an `allOf` member that references the property itself; that
+/// cycle must end (it overflowed the stack).
+#[test]
+fn literal_set_ends_on_a_reference_cycle_through_all_of() {
+    let original = json!({"oneOf": [
+        {"type": "object", "properties": {"op": {"const": "a"}, "p": {"allOf": [{"$ref": "#/oneOf/0/properties/p"}, {"type": "string"}]}}, "required": ["op"]},
+        {"type": "object", "properties": {"op": {"const": "b"}}, "required": ["op"]}
+    ]});
+    let flat = flatten(&original, &Options::default())
+        .expect("flattens")
+        .schema;
+    assert_eq!(
+        flat["properties"]["op"]["enum"],
+        json!(["a", "b"]),
+        "{flat}"
+    );
+    assert!(validator(&flat).is_valid(&json!({"op": "a", "p": "s"})));
 }

@@ -54,7 +54,7 @@ fn target(name: &str) -> Result<Target, String> {
     Target::from_name(name).ok_or_else(|| format!("unknown target {name:?}"))
 }
 
-/// Writes every seed of each target (all four without names) to `dir/<target>/<seed>`.
+/// Writes every seed of each target (all of them without names) to `dir/<target>/<seed>`.
 fn write_seeds(dir: &Path, names: &[&str]) -> Result<(), String> {
     let targets = if names.is_empty() {
         Target::ALL.to_vec()

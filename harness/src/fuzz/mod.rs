@@ -11,11 +11,14 @@
 //! - [`runtime`]: `runtime_diff`, a corpus schema plus a value → runtime verdict equals plain
 //!   validation, and soundness;
 //! - [`structured`]: `join_structured`, the harness's case model through every harness oracle;
+//! - [`open_world`]: `open_world`, bytes driving the harness's open-world grammar through every
+//!   schema-level harness oracle;
 //! - [`regression`]: the regression file format and its replay;
 //! - [`seeds`] and [`corpus`]: seeds for each target, built from the embedded bundled corpus.
 
 pub mod corpus;
 pub mod manifest;
+pub mod open_world;
 pub mod presentation;
 pub mod regression;
 pub mod runtime;
@@ -24,6 +27,7 @@ pub mod structured;
 pub mod verdict;
 
 pub use manifest::check_manifest_bytes;
+pub use open_world::check_open_world_bytes;
 pub use presentation::check_flatten_bytes;
 pub use regression::{Regression, Target};
 pub use runtime::{check_runtime_diff, check_runtime_diff_bytes};

@@ -47,15 +47,18 @@ pub enum Target {
     ManifestBytes,
     /// `runtime_diff`: a corpus schema and a value → the runtime against plain validation.
     RuntimeDiff,
+    /// `open_world`: bytes drive the open-world grammar → every schema-level harness oracle.
+    OpenWorld,
 }
 
 impl Target {
     /// Every target, in the order `fuzz/overnight.sh` lists them.
-    pub const ALL: [Target; 4] = [
+    pub const ALL: [Target; 5] = [
         Target::JoinStructured,
         Target::FlattenBytes,
         Target::ManifestBytes,
         Target::RuntimeDiff,
+        Target::OpenWorld,
     ];
 
     /// The target's name, as in `cargo fuzz list`.
@@ -65,6 +68,7 @@ impl Target {
             Target::FlattenBytes => "flatten_bytes",
             Target::ManifestBytes => "manifest_bytes",
             Target::RuntimeDiff => "runtime_diff",
+            Target::OpenWorld => "open_world",
         }
     }
 
@@ -80,6 +84,7 @@ impl Target {
             Target::FlattenBytes => presentation::check_flatten_bytes(data),
             Target::ManifestBytes => manifest::check_manifest_bytes(data),
             Target::RuntimeDiff => runtime::check_runtime_diff_bytes(data),
+            Target::OpenWorld => crate::fuzz::open_world::check_open_world_bytes(data),
         }
     }
 }
@@ -239,7 +244,7 @@ fn read_input(object: &Map<String, Value>) -> Result<Input, String> {
 
 /// The most readable key and value that give back exactly `bytes` for `target`.
 fn encode_bytes(target: Target, bytes: &[u8]) -> (&'static str, Value) {
-    if target != Target::JoinStructured {
+    if !matches!(target, Target::JoinStructured | Target::OpenWorld) {
         if let Ok(value) = serde_json::from_slice::<Value>(bytes)
             && serde_json::to_vec(&value).is_ok_and(|compact| compact == bytes)
         {

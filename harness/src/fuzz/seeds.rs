@@ -18,7 +18,8 @@ const VALUES_PER_BRANCH: usize = 6;
 /// - `runtime_diff`: for each corpus schema, its index (two bytes, big-endian) followed by a few
 ///   values per branch from the harness's sampler (boundaries, literals, absent optionals, extra
 ///   keys) and one wrong-branch mix;
-/// - `join_structured`: see [`crate::fuzz::structured::seeds`] (bytes that decode to varied cases).
+/// - `join_structured`: see [`crate::fuzz::structured::seeds`] (bytes that decode to varied cases);
+/// - `open_world`: see [`crate::fuzz::open_world::seeds`] (pseudo-random bytes driving the grammar).
 pub fn seeds(target: Target) -> Vec<(String, Vec<u8>)> {
     let schemas = corpus::schemas();
     let mut seeds = Vec::new();
@@ -66,6 +67,7 @@ pub fn seeds(target: Target) -> Vec<(String, Vec<u8>)> {
             }
         }
         Target::JoinStructured => seeds = crate::fuzz::structured::seeds(),
+        Target::OpenWorld => seeds = crate::fuzz::open_world::seeds(),
     }
     seeds
 }

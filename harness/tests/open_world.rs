@@ -1,0 +1,149 @@
+//! The open-world generator reaches what the typed model cannot (each class issue 9 lists), its
+//! values are accepted by the original, and the presentation-validity oracle has teeth.
+
+use flatjoin_harness::check;
+use flatjoin_harness::open_world::{self, Draft, Placement};
+use flatjoin_harness::oracle::{self, Oracle, Outcome};
+use proptest::strategy::{Strategy, ValueTree};
+use serde_json::json;
+
+const CASES: u32 = 300;
+
+#[test]
+fn the_grammar_reaches_every_class_of_issue_9() {
+    let mut runner = check::runner(check::open_world_seed(check::DEFAULT_SEED));
+    let strategy = open_world::case();
+    let mut texts = Vec::new();
+    let mut drafts = Vec::new();
+    let mut placements = Vec::new();
+    for _ in 0..CASES {
+        let case = strategy.new_tree(&mut runner).expect("a case").current();
+        texts.push(case.schema.to_string());
+        drafts.push(case.draft);
+        placements.push(case.placement);
+    }
+    let reached = |needle: &str| texts.iter().any(|t| t.contains(needle));
+    for needle in [
+        r##"{"allOf":[false]}"##,
+        r##"{"allOf":[true,false]}"##,
+        r##"{"allOf":[{},false]}"##,
+        r##"{"allOf":[{"type":"string"},{"type":"integer"}]}"##,
+        r##"{"unevaluatedProperties":true}"##,
+        r##"{"allOf":[{"unevaluatedProperties":true}]}"##,
+        r##""$ref":"#/$defs/flatjoin_ref_1""##,
+        r##""$ref":"#/oneOf/0/properties/"##,
+        r##""$ref":"#/$defs/Branch"##,
+        r##""$ref":"#here""##,
+        r##""$anchor":"here""##,
+        r##""$id":"https://flatjoin.invalid/embedded/"##,
+        r##""$ref":"#/definitions/"##,
+        "\"patternProperties\"",
+        "\"propertyNames\"",
+        "\"dependentSchemas\"",
+        "\"dependencies\"",
+        "\"if\"",
+        "\"not\"",
+        "\"format\"",
+        "\"prefixItems\"",
+        "\"unevaluatedItems\"",
+        "\"contains\"",
+        "\"multipleOf\"",
+    ] {
+        assert!(reached(needle), "no case of {CASES} holds {needle}");
+    }
+    assert!(drafts.contains(&Draft::Draft7) && drafts.contains(&Draft::Draft2020));
+    for p in [
+        Placement::Root,
+        Placement::Property,
+        Placement::Items,
+        Placement::Nullable,
+    ] {
+        assert!(placements.contains(&p), "no case placed at {p:?}");
+    }
+    // Draft-07 documents use draft-07 words only.
+    for (t, d) in texts.iter().zip(&drafts) {
+        if *d == Draft::Draft7 {
+            for word in [
+                "\"$defs\"",
+                "\"dependentSchemas\"",
+                "\"prefixItems\"",
+                "\"unevaluated",
+            ] {
+                assert!(!t.contains(word), "{word} in a draft-07 case: {t}");
+            }
+        }
+    }
+}
+
+#[test]
+fn branch_values_are_accepted_by_the_original_and_select_their_branch() {
+    let mut runner = check::runner(check::open_world_seed(check::DEFAULT_SEED));
+    let strategy = open_world::case();
+    let mut with_values = 0;
+    let mut judged = 0;
+    for _ in 0..120 {
+        let case = strategy.new_tree(&mut runner).expect("a case").current();
+        let Ok(judge) = oracle::judge(&case.schema) else {
+            continue;
+        };
+        judged += 1;
+        let values = open_world::values(&case, &judge, 24);
+        for v in &values {
+            assert!(judge.is_valid(v), "{v} is not accepted by {}", case.schema);
+        }
+        if !values.is_empty() {
+            with_values += 1;
+        }
+    }
+    assert!(
+        judged >= 100,
+        "the judge compiled only {judged} of 120 originals"
+    );
+    assert!(
+        with_values * 10 >= judged * 7,
+        "only {with_values} of {judged} cases got a value the original accepts"
+    );
+}
+
+#[test]
+fn presentation_validity_rejects_what_no_draft_accepts() {
+    assert!(oracle::presentation_validity_of(&json!({"type": []}), true).is_err());
+    assert!(
+        oracle::presentation_validity_of(
+            &json!({"$schema": "http://json-schema.org/draft-07/schema#", "properties": {"a": {"type": []}}}),
+            false
+        )
+        .is_err()
+    );
+    // A reference that does not resolve: the meta-schema cannot see it, boon can.
+    assert!(
+        oracle::presentation_validity_of(
+            &json!({"properties": {"a": {"$ref": "#/$defs/gone"}}}),
+            true
+        )
+        .is_err()
+    );
+    assert!(oracle::presentation_validity_of(&json!({"type": "object"}), true).is_ok());
+}
+
+#[test]
+fn an_invalid_presentation_is_a_presentation_validity_violation() {
+    // The class that joined to `"type": []` (corpus/regressions/empty-kinds-allof-joins-to-valid-schema.json),
+    // judged through the open-world entry point: now valid.
+    let original = json!({"$schema": "https://json-schema.org/draft/2020-12/schema", "anyOf": [
+        {"type": "object", "properties": {"kind": {"const": 0}}, "required": ["kind"]},
+        {"type": "object", "properties": {"kind": {"const": 1}, "p": {"allOf": [false]}}, "required": ["kind"]}
+    ]});
+    let outcomes = oracle::presentation_validity(&original, &flatjoin::Options::default())
+        .expect("no violation");
+    assert!(matches!(outcomes, Outcome::Passed(_)), "{outcomes:?}");
+    assert_eq!(Oracle::PresentationValidity.name(), "presentation-validity");
+}
+
+#[test]
+fn fuzz_bytes_decode_to_cases() {
+    let bytes: Vec<u8> = (0..512u32).map(|i| (i * 37 % 251) as u8).collect();
+    let (case, _) = open_world::case_from_bytes(&bytes).expect("bytes decode to a case");
+    assert!(case.schema.get("$defs").is_some() || case.schema.get("definitions").is_some());
+    assert!(open_world::case_from_bytes(&[]).is_none());
+}

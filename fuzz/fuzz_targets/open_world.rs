@@ -6,9 +6,9 @@
 use libfuzzer_sys::Corpus;
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| -> Corpus {
-    match flatjoin_fuzz_checks::check_open_world_bytes(data) {
-        Ok(flatjoin_fuzz_checks::Verdict::Checked) => Corpus::Keep,
-        Ok(flatjoin_fuzz_checks::Verdict::Uninteresting) => Corpus::Reject,
+    match flatjoin_harness::fuzz::check_open_world_bytes(data) {
+        Ok(flatjoin_harness::fuzz::Verdict::Checked) => Corpus::Keep,
+        Ok(flatjoin_harness::fuzz::Verdict::Uninteresting) => Corpus::Reject,
         Err(violation) => panic!("{violation}"),
     }
 });

@@ -595,7 +595,7 @@ pub fn run_with_progress(
     result.generated_time = generated_start.elapsed();
     model.time = result.generated_time;
     result.generators.push(model);
-    let open_world = run_open_world(config, &mut result, log);
+    let open_world = run_open_world(config, &pool, &mut result, log);
     result.generators.push(open_world);
     result.total_time = start.elapsed();
     if let Some(path) = &config.report {
@@ -644,6 +644,7 @@ pub fn open_world_case(
 /// [`MAX_OPEN_WORLD_SHRINKS`]) is shrunk and written under the regressions folder.
 fn run_open_world(
     config: &CheckConfig,
+    pool: &rayon::ThreadPool,
     result: &mut CheckResult,
     log: &mut dyn FnMut(&str),
 ) -> GeneratorResult {
@@ -657,75 +658,93 @@ fn run_open_world(
     let strategy = open_world::case();
     let step = (cases / 10).max(1);
     let mut shrunk_oracles: Vec<Oracle> = Vec::new();
-    for i in 0..cases {
-        let mut tree = match strategy.new_tree(&mut runner) {
-            Ok(t) => t,
-            Err(e) => {
-                log(&format!("open-world generator rejected a case: {e}"));
+    // As for the model generator: cases drawn in order, evaluated a chunk at a time on the pool,
+    // folded in case order (the same findings for every number of jobs).
+    let chunk = CHUNK_PER_JOB * config.jobs.max(1);
+    let mut next = 0u32;
+    while next < cases {
+        let mut trees = Vec::with_capacity(chunk);
+        while trees.len() < chunk && next < cases {
+            let i = next;
+            next += 1;
+            match strategy.new_tree(&mut runner) {
+                Ok(t) => trees.push((i, t)),
+                Err(e) => log(&format!("open-world generator rejected a case: {e}")),
+            }
+        }
+        let drawn: Vec<(OpenCase, Options)> = trees
+            .iter()
+            .map(|(i, t)| (t.current(), options_for(*i, &config.base)))
+            .collect();
+        let evaluated: Vec<Vec<(Oracle, Outcome)>> = pool.install(|| {
+            drawn
+                .par_iter()
+                .map(|(case, options)| open_world::evaluate(case, options))
+                .collect()
+        });
+        for ((i, mut tree), outcomes) in trees.into_iter().zip(evaluated) {
+            let options = options_for(i, &config.base);
+            result.tally(&outcomes);
+            generator.tally(&outcomes);
+            if !config.quiet && (i + 1) % step == 0 {
+                let secs = start.elapsed().as_secs_f64().max(1e-9);
+                log(&format!(
+                    "open-world {}/{} cases ({:.1} cases/s)",
+                    i + 1,
+                    cases,
+                    f64::from(i + 1) / secs
+                ));
+            }
+            let Some(first) = open_world::first_violation(&outcomes) else {
+                continue;
+            };
+            let line = first
+                .message
+                .lines()
+                .next()
+                .unwrap_or("")
+                .chars()
+                .take(200)
+                .collect::<String>();
+            log(&format!(
+                "open-world case {i} (seed {}) failed {}: {line}",
+                config.seed, first.oracle
+            ));
+            result.open_world_failures.push((i, first.oracle, line));
+            if shrunk_oracles.contains(&first.oracle)
+                || shrunk_oracles.len() >= MAX_OPEN_WORLD_SHRINKS
+            {
+                result.violations.push((first, None));
                 continue;
             }
-        };
-        let options = options_for(i, &config.base);
-        let outcomes = open_world::evaluate(&tree.current(), &options);
-        result.tally(&outcomes);
-        generator.tally(&outcomes);
-        if !config.quiet && (i + 1) % step == 0 {
-            let secs = start.elapsed().as_secs_f64().max(1e-9);
-            log(&format!(
-                "open-world {}/{} cases ({:.1} cases/s)",
-                i + 1,
-                cases,
-                f64::from(i + 1) / secs
-            ));
-        }
-        let Some(first) = open_world::first_violation(&outcomes) else {
-            continue;
-        };
-        let line = first
-            .message
-            .lines()
-            .next()
-            .unwrap_or("")
-            .chars()
-            .take(200)
-            .collect::<String>();
-        log(&format!(
-            "open-world case {i} (seed {}) failed {}: {line}",
-            config.seed, first.oracle
-        ));
-        result.open_world_failures.push((i, first.oracle, line));
-        if shrunk_oracles.contains(&first.oracle) || shrunk_oracles.len() >= MAX_OPEN_WORLD_SHRINKS
-        {
-            result.violations.push((first, None));
-            continue;
-        }
-        shrunk_oracles.push(first.oracle);
-        let oracle_name = first.oracle;
-        let (_, shrunk) = open_world::shrink(
-            &mut *tree,
-            first,
-            &options,
-            config.max_shrink_steps,
-            &|v: &Violation| v.oracle == oracle_name,
-        );
-        let found_by = format!(
-            "{} (open-world case {i}, seed {})",
-            config.command, config.seed
-        );
-        let written = config.regressions.as_ref().and_then(|dir| {
-            match write_regression(dir, &shrunk, &found_by, fault_name(&config.base)) {
-                Ok(p) => Some(p),
-                Err(e) => {
-                    log(&format!("cannot write the regression: {e}"));
-                    None
+            shrunk_oracles.push(first.oracle);
+            let oracle_name = first.oracle;
+            let (_, shrunk) = open_world::shrink(
+                &mut *tree,
+                first,
+                &options,
+                config.max_shrink_steps,
+                &|v: &Violation| v.oracle == oracle_name,
+            );
+            let found_by = format!(
+                "{} (open-world case {i}, seed {})",
+                config.command, config.seed
+            );
+            let written = config.regressions.as_ref().and_then(|dir| {
+                match write_regression(dir, &shrunk, &found_by, fault_name(&config.base)) {
+                    Ok(p) => Some(p),
+                    Err(e) => {
+                        log(&format!("cannot write the regression: {e}"));
+                        None
+                    }
                 }
+            });
+            log(&format!("VIOLATION (open-world, shrunk): {shrunk}"));
+            if let Some(p) = &written {
+                log(&format!("counterexample written to {}", p.display()));
             }
-        });
-        log(&format!("VIOLATION (open-world, shrunk): {shrunk}"));
-        if let Some(p) = &written {
-            log(&format!("counterexample written to {}", p.display()));
+            result.violations.push((shrunk, written));
         }
-        result.violations.push((shrunk, written));
     }
     generator.time = start.elapsed();
     generator

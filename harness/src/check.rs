@@ -111,6 +111,30 @@ pub struct Counts {
     pub skipped: u64,
 }
 
+/// The counts of `oracle` in `list`, added (zeroed) at the end when it has none yet.
+fn counts_for(list: &mut Vec<(Oracle, Counts)>, oracle: Oracle) -> &mut Counts {
+    let i = match list.iter().position(|(n, _)| *n == oracle) {
+        Some(i) => i,
+        None => {
+            list.push((oracle, Counts::default()));
+            list.len() - 1
+        }
+    };
+    &mut list[i].1
+}
+
+impl Counts {
+    /// Counts one outcome.
+    fn count(&mut self, outcome: &Outcome) {
+        self.cases += 1;
+        match outcome {
+            Outcome::Passed(_) => self.passed += 1,
+            Outcome::Skipped(_) => self.skipped += 1,
+            Outcome::Failed(_) => self.failed += 1,
+        }
+    }
+}
+
 /// What a run found.
 #[derive(Debug, Clone, Default)]
 pub struct CheckResult {
@@ -174,22 +198,7 @@ impl GeneratorResult {
         }
         self.cases += 1;
         for (name, outcome) in outcomes {
-            let counts = match self.oracles.iter().position(|(n, _)| n == name) {
-                Some(i) => &mut self.oracles[i].1,
-                None => {
-                    self.oracles.push((*name, Counts::default()));
-                    match self.oracles.last_mut() {
-                        Some((_, c)) => c,
-                        None => continue,
-                    }
-                }
-            };
-            counts.cases += 1;
-            match outcome {
-                Outcome::Passed(_) => counts.passed += 1,
-                Outcome::Skipped(_) => counts.skipped += 1,
-                Outcome::Failed(_) => counts.failed += 1,
-            }
+            counts_for(&mut self.oracles, *name).count(outcome);
         }
     }
 }
@@ -197,31 +206,16 @@ impl GeneratorResult {
 impl CheckResult {
     fn tally(&mut self, outcomes: &[(Oracle, Outcome)]) {
         for (name, outcome) in outcomes {
-            let counts = match self.oracles.iter_mut().find(|(n, _)| n == name) {
-                Some((_, c)) => c,
-                None => {
-                    self.oracles.push((*name, Counts::default()));
-                    match self.oracles.last_mut() {
-                        Some((_, c)) => c,
-                        None => continue,
-                    }
+            counts_for(&mut self.oracles, *name).count(outcome);
+            if let Outcome::Passed(measure) = outcome {
+                if *name == Oracle::StaticSoundness {
+                    self.static_yes += measure.static_yes;
+                    self.static_unknown += measure.static_unknown;
                 }
-            };
-            counts.cases += 1;
-            match outcome {
-                Outcome::Passed(measure) => {
-                    counts.passed += 1;
-                    if *name == Oracle::StaticSoundness {
-                        self.static_yes += measure.static_yes;
-                        self.static_unknown += measure.static_unknown;
-                    }
-                    if *name == Oracle::Soundness && self.disagreements.len() < 1000 {
-                        self.disagreements
-                            .extend(measure.disagreements.iter().cloned());
-                    }
+                if *name == Oracle::Soundness && self.disagreements.len() < 1000 {
+                    self.disagreements
+                        .extend(measure.disagreements.iter().cloned());
                 }
-                Outcome::Skipped(_) => counts.skipped += 1,
-                Outcome::Failed(_) => counts.failed += 1,
             }
         }
     }
@@ -319,14 +313,25 @@ pub fn shrink(
     max_steps: u32,
 ) -> (Case, Violation) {
     let oracle_name = first.oracle;
-    let mut best = (tree.current(), first);
-    let fails = |case: &Case| -> Option<Violation> {
+    shrink_with(tree, first, max_steps, &|case: &Case| {
         let report = oracle::evaluate_case(case, options);
         report.outcomes.into_iter().find_map(|(name, o)| match o {
             Outcome::Failed(v) if name == oracle_name => Some(*v),
             _ => None,
         })
-    };
+    })
+}
+
+/// The one shrinking walk of the harness (the model's and the open-world generator's): simplify
+/// while `fails` still answers a violation, complicate when it does not, at most `max_steps`
+/// steps; the smallest case that failed, with its violation.
+pub fn shrink_with<T: std::fmt::Debug>(
+    tree: &mut dyn ValueTree<Value = T>,
+    first: Violation,
+    max_steps: u32,
+    fails: &dyn Fn(&T) -> Option<Violation>,
+) -> (T, Violation) {
+    let mut best = (tree.current(), first);
     if !tree.simplify() {
         return best;
     }

@@ -1252,7 +1252,7 @@ fn union_of(case: &OpenCase) -> Option<&Value> {
     case.schema.pointer(union_ptr)
 }
 
-/// The values of a case: for each branch, the objects [`objects`] proposes with its literal,
+/// The values of a case: for each branch, the objects `objects` proposes with its literal,
 /// accepted by the original (`judge`), placed where the union sits. At most `cap` per branch.
 pub fn values(case: &OpenCase, judge: &jsonschema::Validator, cap: usize) -> Vec<Value> {
     let Some(node) = union_of(case) else {
@@ -1334,8 +1334,9 @@ pub fn first_violation(outcomes: &[(Oracle, Outcome)]) -> Option<Violation> {
     })
 }
 
-/// Shrinks a failing case with proptest's simplify/complicate walk, keeping the last case on
-/// which a violation still satisfies `same` (the same oracle, and whatever else the caller pins).
+/// Shrinks a failing case with the harness's one walk ([`crate::check::shrink_with`]), keeping
+/// the last case on which a violation still satisfies `same` (the same oracle, and whatever else
+/// the caller pins).
 pub fn shrink(
     tree: &mut dyn ValueTree<Value = OpenCase>,
     first: Violation,
@@ -1343,35 +1344,14 @@ pub fn shrink(
     max_steps: u32,
     same: &dyn Fn(&Violation) -> bool,
 ) -> (OpenCase, Violation) {
-    let mut best = (tree.current(), first);
-    let fails = |case: &OpenCase| -> Option<Violation> {
+    crate::check::shrink_with(tree, first, max_steps, &|case: &OpenCase| {
         evaluate(case, options)
             .into_iter()
             .find_map(|(_, o)| match o {
                 Outcome::Failed(v) if same(&v) => Some(*v),
                 _ => None,
             })
-    };
-    if !tree.simplify() {
-        return best;
-    }
-    for _ in 0..max_steps {
-        let candidate = tree.current();
-        match fails(&candidate) {
-            Some(v) => {
-                best = (candidate, v);
-                if !tree.simplify() {
-                    break;
-                }
-            }
-            None => {
-                if !tree.complicate() {
-                    break;
-                }
-            }
-        }
-    }
-    best
+    })
 }
 
 /// The case a fuzzer's bytes select: the first byte picks the reading of open branches, the

@@ -6,8 +6,8 @@
 //! (`cli/sdk/check.py`, accepted and a fixpoint).
 //!
 //! Pinned: `ai` and `@ai-sdk/google` from `cli/sdk/ai-sdk/package-lock.json` (`npm ci` here when
-//! `node_modules` is missing), the Python SDKs from `cli/sdk/requirements.txt` (the venv the SDK
-//! acceptance test makes, made here too when missing). Without Node.js or Python the test fails
+//! `node_modules` is missing), the Python SDKs from `cli/sdk/requirements.txt` (the venv of
+//! `tests/support`, shared with the SDK acceptance test). Without Node.js or Python the test fails
 //! under `CI` and says SKIP otherwise.
 
 use std::path::{Path, PathBuf};
@@ -15,6 +15,8 @@ use std::process::{Command, Stdio};
 
 use flatjoin_cli::profiles::sdk::{Check, Item, Judge};
 use serde_json::{Map, Value, json};
+
+mod support;
 
 fn here() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf()
@@ -26,39 +28,6 @@ fn skip_or_fail(why: &str) {
     }
     println!("SKIP: {why}; the AI SDK Google provider test did not run");
     eprintln!("SKIP: {why}; the AI SDK Google provider test did not run");
-}
-
-/// The SDK venv's Python (made like `sdk_acceptance.rs` does when missing).
-fn python() -> Option<PathBuf> {
-    let target = target_dir();
-    let venv = target.join("sdk-venv");
-    let python = venv.join("bin").join("python");
-    let requirements = here().join("sdk/requirements.txt");
-    let pins = std::fs::read_to_string(&requirements).ok()?;
-    let stamp = venv.join("flatjoin-requirements.txt");
-    if python.exists() && std::fs::read_to_string(&stamp).is_ok_and(|s| s == pins) {
-        return Some(python);
-    }
-    let made = Command::new("python3")
-        .args(["-m", "venv", "--clear"])
-        .arg(&venv)
-        .status()
-        .ok()?
-        .success()
-        && Command::new(&python)
-            .args([
-                "-m",
-                "pip",
-                "install",
-                "--quiet",
-                "--disable-pip-version-check",
-                "-r",
-            ])
-            .arg(&requirements)
-            .status()
-            .ok()?
-            .success();
-    (made && std::fs::write(&stamp, pins).is_ok()).then_some(python)
 }
 
 #[test]
@@ -80,8 +49,9 @@ fn ai_sdk_google_provider_declarations_of_flattened_manifests_pass_google_genai(
             ));
         }
     }
-    let Some(python) = python() else {
-        return skip_or_fail("python3 or the pinned SDKs cannot be installed");
+    let python = match support::install_sdk_venv() {
+        Ok(python) => python,
+        Err(why) => return skip_or_fail(&why),
     };
     let flatjoin = PathBuf::from(env!("CARGO_BIN_EXE_flatjoin"));
     let manifests_dir = here().join("../corpus/manifests");
@@ -177,13 +147,4 @@ fn ai_sdk_google_provider_declarations_of_flattened_manifests_pass_google_genai(
         rejected.len()
     );
     assert!(rejected.is_empty(), "{}", rejected.join("\n"));
-}
-
-/// The target directory `cargo test` builds into: two levels above the `flatjoin` binary it built
-/// for this test (`target/debug/flatjoin`).
-fn target_dir() -> PathBuf {
-    let exe = Path::new(env!("CARGO_BIN_EXE_flatjoin"));
-    exe.ancestors()
-        .nth(2)
-        .map_or_else(|| here().join("../target"), Path::to_path_buf)
 }

@@ -20,6 +20,8 @@ use flatjoin_cli::profiles::sdk::{self, Check, Item, Judge};
 use flatjoin_cli::surfaces::ToolInput;
 use serde_json::{Value, json};
 
+mod support;
+
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
@@ -42,59 +44,10 @@ fn unavailable(why: &str) -> Option<PathBuf> {
 /// once per test binary (the tests run in parallel and share it).
 fn sdk_python() -> Option<PathBuf> {
     static PYTHON: std::sync::OnceLock<Result<PathBuf, String>> = std::sync::OnceLock::new();
-    match PYTHON.get_or_init(install) {
+    match PYTHON.get_or_init(support::install_sdk_venv) {
         Ok(python) => Some(python.clone()),
         Err(why) => unavailable(why),
     }
-}
-
-fn install() -> Result<PathBuf, String> {
-    let target = target_dir();
-    let venv = target.join("sdk-venv");
-    let python = venv.join("bin").join("python");
-    let requirements = sdk_dir().join("requirements.txt");
-    let pins = std::fs::read_to_string(&requirements).expect("cli/sdk/requirements.txt");
-    let stamp = venv.join("flatjoin-requirements.txt");
-    if python.exists() && std::fs::read_to_string(&stamp).is_ok_and(|s| s == pins) {
-        return Ok(python);
-    }
-    let system = ["python3", "python"]
-        .into_iter()
-        .find(|p| Command::new(p).arg("--version").output().is_ok());
-    let Some(system) = system else {
-        return Err("python3 is not installed".into());
-    };
-    let out = Command::new(system)
-        .args(["-m", "venv", "--clear"])
-        .arg(&venv)
-        .output()
-        .expect("python runs");
-    if !out.status.success() {
-        return Err(format!(
-            "cannot create a venv: {}",
-            String::from_utf8_lossy(&out.stderr)
-        ));
-    }
-    let out = Command::new(&python)
-        .args([
-            "-m",
-            "pip",
-            "install",
-            "--quiet",
-            "--disable-pip-version-check",
-            "-r",
-        ])
-        .arg(&requirements)
-        .output()
-        .expect("pip runs");
-    if !out.status.success() {
-        return Err(format!(
-            "pip install -r cli/sdk/requirements.txt failed: {}",
-            String::from_utf8_lossy(&out.stderr)
-        ));
-    }
-    std::fs::write(&stamp, pins).map_err(|e| format!("cannot write the stamp: {e}"))?;
-    Ok(python)
 }
 
 /// Every corpus input as (label, tool): manifest tools one by one, spec and regression cases by
@@ -342,13 +295,4 @@ fn the_profiles_report_is_current_with_the_sdk_column() {
             assert!(!row.ends_with("| not run (needs --sdk-python) |"), "{row}");
         }
     }
-}
-
-/// The target directory `cargo test` builds into: two levels above the `flatjoin` binary it built
-/// for this test (`target/debug/flatjoin`).
-fn target_dir() -> PathBuf {
-    let exe = Path::new(env!("CARGO_BIN_EXE_flatjoin"));
-    exe.ancestors()
-        .nth(2)
-        .map_or_else(|| root().join("target"), Path::to_path_buf)
 }

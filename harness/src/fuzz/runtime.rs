@@ -58,6 +58,17 @@ impl Prepared {
                 excerpt(value, 300)
             )
         };
+        let boundary = |detail: String| {
+            Box::new(
+                Violation::new(
+                    Oracle::RuntimeBoundary,
+                    detail,
+                    &self.schema,
+                    &Options::default(),
+                )
+                .with_data(value),
+            )
+        };
         let expected = self.plain.is_valid(value);
         let verdict = self.runtime.is_valid(value);
         if verdict != expected {
@@ -65,30 +76,14 @@ impl Prepared {
                 "runtime says {verdict}, the judge says {expected}; {}",
                 context()
             );
-            return Err(Box::new(
-                Violation::new(
-                    Oracle::RuntimeBoundary,
-                    detail,
-                    &self.schema,
-                    &Options::default(),
-                )
-                .with_data(value),
-            ));
+            return Err(boundary(detail));
         }
         if self.runtime.validate(value).is_ok() != verdict {
             let detail = format!(
                 "validate disagrees with is_valid ({verdict}); {}",
                 context()
             );
-            return Err(Box::new(
-                Violation::new(
-                    Oracle::RuntimeBoundary,
-                    detail,
-                    &self.schema,
-                    &Options::default(),
-                )
-                .with_data(value),
-            ));
+            return Err(boundary(detail));
         }
         if expected {
             let accepted = match &self.presentation {

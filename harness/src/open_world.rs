@@ -29,7 +29,7 @@ use serde_json::{Map, Value, json};
 
 use flatjoin::Options;
 
-use crate::oracle::{self, Oracle, Outcome, Subject, Violation};
+use crate::oracle::{self, Oracle, Outcome, Subject, Sweep, Violation};
 
 /// The draft a generated document declares.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -1309,6 +1309,11 @@ const VALUES_PER_BRANCH: usize = 24;
 /// presentation validity, static soundness, determinism, …). A flatten error or an invalid
 /// presentation is a violation.
 pub fn evaluate(case: &OpenCase, options: &Options) -> Vec<(Oracle, Outcome)> {
+    evaluate_with(case, options, Sweep::Full)
+}
+
+/// [`evaluate`] with the oracles of `sweep` only.
+pub fn evaluate_with(case: &OpenCase, options: &Options, sweep: Sweep) -> Vec<(Oracle, Outcome)> {
     let judge = match oracle::judge(&case.schema) {
         Ok(j) => j,
         Err(e) => {
@@ -1320,7 +1325,7 @@ pub fn evaluate(case: &OpenCase, options: &Options) -> Vec<(Oracle, Outcome)> {
     };
     let values = values(case, &judge, VALUES_PER_BRANCH);
     match Subject::prepare(&case.schema, options) {
-        Ok(Ok(subject)) => subject.with_instances(values, Vec::new()).all(),
+        Ok(Ok(subject)) => subject.with_instances(values, Vec::new()).outcomes(sweep),
         Ok(Err(reason)) => vec![(Oracle::FlattenAccepts, Outcome::Skipped(reason))],
         Err(v) => vec![(v.oracle, Outcome::Failed(Box::new(v)))],
     }
@@ -1386,13 +1391,14 @@ pub fn case_from_bytes(data: &[u8]) -> Option<(OpenCase, Options)> {
     Some((tree.current(), options))
 }
 
-/// The `open_world` fuzz target's check: decode with [`case_from_bytes`], run [`evaluate`];
-/// `Ok(true)` when some oracle judged it, `Ok(false)` when nothing applied, `Err` on a violation.
+/// The `open_world` fuzz target's check: decode with [`case_from_bytes`], run [`evaluate_with`]
+/// the input's [`Sweep::for_input`]; `Ok(true)` when some oracle judged it,
+/// `Ok(false)` when nothing applied, `Err` on a violation.
 pub fn check_bytes(data: &[u8]) -> Result<bool, Box<Violation>> {
     let Some((case, options)) = case_from_bytes(data) else {
         return Ok(false);
     };
-    let outcomes = evaluate(&case, &options);
+    let outcomes = evaluate_with(&case, &options, Sweep::for_input(data));
     if let Some(v) = first_violation(&outcomes) {
         return Err(Box::new(v));
     }

@@ -7,7 +7,7 @@
 use flatjoin::{OpenBranches, Options, Scope};
 use flatjoin_harness::generate;
 use flatjoin_harness::identity::{Forget, canonical_text};
-use flatjoin_harness::oracle::{Outcome, check_case, evaluate_case};
+use flatjoin_harness::oracle::{Outcome, Sweep, check_case, evaluate_case};
 use flatjoin_harness::render::{Dialect, shape_schema};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
@@ -42,19 +42,19 @@ proptest! {
 
     #[test]
     fn every_guarantee_holds_under_the_declared_reading(case in generate::case()) {
-        let result = check_case(&case, &options(OpenBranches::Declared, Scope::All));
+        let result = check_case(&case, &options(OpenBranches::Declared, Scope::All), Sweep::Full);
         prop_assert!(result.is_ok(), "{}", result.err().map(|v| v.to_string()).unwrap_or_default());
     }
 
     #[test]
     fn every_guarantee_holds_under_the_permissive_reading(case in generate::case()) {
-        let result = check_case(&case, &options(OpenBranches::Permissive, Scope::All));
+        let result = check_case(&case, &options(OpenBranches::Permissive, Scope::All), Sweep::Full);
         prop_assert!(result.is_ok(), "{}", result.err().map(|v| v.to_string()).unwrap_or_default());
     }
 
     #[test]
     fn every_guarantee_holds_with_root_scope(case in generate::case()) {
-        let result = check_case(&case, &options(OpenBranches::Declared, Scope::Root));
+        let result = check_case(&case, &options(OpenBranches::Declared, Scope::Root), Sweep::Full);
         prop_assert!(result.is_ok(), "{}", result.err().map(|v| v.to_string()).unwrap_or_default());
     }
 

@@ -2,7 +2,7 @@
 //! `structural_key`, so that an oracle built on it does not trust the code it judges.
 //!
 //! Structural identity (SPEC §3.4) ignores annotation keywords at every schema depth, object key
-//! order, the order of `required`, `enum` and `type` arrays, and compares numbers by value; it reads
+//! order, the order and repetitions of `required`, `enum` and `type` arrays, and compares numbers by value; it reads
 //! `const: v` as `enum: [v]` (they accept the same values). For the
 //! invariance oracles the comparison can also ignore the order of `anyOf`/`oneOf` members (a branch
 //! permutation reorders alternatives) and the location of `$defs` (`definitions` vs `$defs`).
@@ -81,6 +81,9 @@ pub fn canonical_schema(schema: &Value, forget: Forget) -> Value {
                                 })
                                 .collect();
                             texts.sort_by(|a, b| a.0.cmp(&b.0));
+                            // Sets: a repeated member accepts nothing more (`enum: [0, 0]` is
+                            // `enum: [0]`, SPEC §2.4 and §6 decision 26).
+                            texts.dedup_by(|a, b| a.0 == b.0);
                             Value::Array(texts.into_iter().map(|(_, v)| v).collect())
                         }
                         other => canonical_data(other),
@@ -195,6 +198,22 @@ fn write_sorted(value: &Value, out: &mut String) {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn repeated_members_of_enum_required_and_type_are_one_member() {
+        let text = |v: Value| canonical_text(&v, Forget::default());
+        assert_eq!(text(json!({"enum": [0, 0]})), text(json!({"const": 0})));
+        assert_eq!(
+            text(json!({"enum": [1.0, 1, 2]})),
+            text(json!({"enum": [2, 1]}))
+        );
+        assert_eq!(
+            text(json!({"required": ["a", "a"], "type": ["string", "string"]})),
+            text(json!({"required": ["a"], "type": ["string"]}))
+        );
+        // Distinct members stay distinct.
+        assert_ne!(text(json!({"enum": [0, 1]})), text(json!({"enum": [0]})));
+    }
 
     #[test]
     fn annotations_at_depth_and_orders_are_ignored() {

@@ -7,10 +7,13 @@
 //!
 //! Work runs on a pool of [`CheckConfig::jobs`] threads: corpus files and the suite's drafts are
 //! replayed in parallel, and generated cases are drawn from the one seeded generator in order,
-//! a chunk at a time, evaluated in parallel, and folded in case order — so the counts, the first
-//! violation and the report are the same for every number of jobs.
+//! evaluated in parallel (a bounded window in flight, no barrier between batches), and folded in
+//! case order — so the counts, the first violation and the report are the same for every number
+//! of jobs.
 
+use std::collections::{BTreeMap, VecDeque};
 use std::io::IsTerminal;
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -94,9 +97,69 @@ pub fn default_jobs() -> usize {
     std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
 }
 
-/// Generated cases evaluated in parallel per chunk, per job: large enough to keep every thread
-/// busy, small enough that the progress bar moves and little work is wasted past a violation.
-const CHUNK_PER_JOB: usize = 32;
+/// Generated cases in flight per job ([`evaluate_in_order`]): enough that a slow case at the
+/// head of the order does not idle the other workers, few enough that little work is wasted
+/// past a violation.
+const WINDOW_PER_JOB: usize = 16;
+
+/// Evaluates drawn inputs on `pool` and folds the results in draw order. `draw` runs on the
+/// calling thread (it owns the generator and its value trees, the keys `K`), up to `window`
+/// inputs are in flight, and `fold` sees each key, input and result in the order drawn, so what
+/// it computes does not depend on the number of workers. There is no barrier between batches: a
+/// slow input holds back the fold, never the workers. Drawing stops when `draw` returns `None`
+/// or `fold` breaks; inputs still in flight then finish and are dropped.
+fn evaluate_in_order<K, T, R>(
+    pool: &rayon::ThreadPool,
+    window: usize,
+    mut draw: impl FnMut() -> Option<(K, T)>,
+    eval: impl Fn(&T) -> R + Sync,
+    mut fold: impl FnMut(K, T, R) -> ControlFlow<()>,
+) where
+    T: Send,
+    R: Send,
+{
+    let (sender, receiver) = std::sync::mpsc::channel::<(u64, T, R)>();
+    let eval = &eval;
+    pool.in_place_scope(|scope| {
+        let mut keys: VecDeque<K> = VecDeque::new();
+        let mut ready: BTreeMap<u64, (T, R)> = BTreeMap::new();
+        let (mut drawn, mut folded) = (0u64, 0u64);
+        let mut drawing = true;
+        loop {
+            while drawing && drawn - folded < window.max(1) as u64 {
+                let Some((key, input)) = draw() else {
+                    drawing = false;
+                    break;
+                };
+                keys.push_back(key);
+                let sender = sender.clone();
+                let n = drawn;
+                scope.spawn(move |_| {
+                    let result = eval(&input);
+                    // The receiver outlives the scope; a send cannot fail.
+                    let _ = sender.send((n, input, result));
+                });
+                drawn += 1;
+            }
+            if folded == drawn {
+                return;
+            }
+            let Ok((n, input, result)) = receiver.recv() else {
+                return;
+            };
+            ready.insert(n, (input, result));
+            while let Some((input, result)) = ready.remove(&folded) {
+                folded += 1;
+                let Some(key) = keys.pop_front() else {
+                    return;
+                };
+                if fold(key, input, result).is_break() {
+                    return;
+                }
+            }
+        }
+    });
+}
 
 /// Per-oracle counts.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -517,31 +580,27 @@ pub fn run_with_progress(
     let strategy = generate::case();
     let bar = config.progress_bar && !config.quiet;
     let step = (config.cases / 10).max(1);
-    let chunk = CHUNK_PER_JOB * config.jobs.max(1);
     let mut next = 0u32;
-    'chunks: while next < config.cases {
-        // Draw the chunk's cases from the one generator, in order (the same cases whatever `jobs`).
-        let mut trees = Vec::with_capacity(chunk);
-        while trees.len() < chunk && next < config.cases {
-            let i = next;
-            next += 1;
-            match strategy.new_tree(&mut runner) {
-                Ok(t) => trees.push((i, t)),
-                Err(e) => log(&format!("generator rejected a case: {e}")),
+    let mut rejected: Vec<String> = Vec::new();
+    evaluate_in_order(
+        &pool,
+        WINDOW_PER_JOB * config.jobs.max(1),
+        || {
+            while next < config.cases {
+                let i = next;
+                next += 1;
+                match strategy.new_tree(&mut runner) {
+                    Ok(t) => {
+                        let case = t.current();
+                        return Some(((i, t), (case, options_for(i, &config.base))));
+                    }
+                    Err(e) => rejected.push(format!("generator rejected a case: {e}")),
+                }
             }
-        }
-        let cases: Vec<(u32, Case, Options)> = trees
-            .iter()
-            .map(|(i, t)| (*i, t.current(), options_for(*i, &config.base)))
-            .collect();
-        let reports: Vec<oracle::CaseReport> = pool.install(|| {
-            cases
-                .par_iter()
-                .map(|(_, case, options)| oracle::evaluate_case(case, options))
-                .collect()
-        });
-        for ((i, mut tree), report) in trees.into_iter().zip(reports) {
-            let options = options_for(i, &config.base);
+            None
+        },
+        |(case, options): &(Case, Options)| oracle::evaluate_case(case, options),
+        |(i, mut tree), (_, options), report| {
             result.tally(&report.outcomes);
             model.tally(&report.outcomes);
             result.generated += 1;
@@ -559,43 +618,47 @@ pub fn run_with_progress(
                     f64::from(i + 1) / secs
                 ));
             }
-            if let Some(first) = report.first_violation().cloned() {
-                if let Some(without) = without_fault(&options)
-                    && oracle::evaluate_case(&tree.current(), &without)
-                        .outcomes
-                        .iter()
-                        .any(|(name, o)| *name == first.oracle && matches!(o, Outcome::Failed(_)))
-                {
-                    log(&format!(
-                        "case {i} fails {} without the injected fault too (a core bug, not the fault): {first}",
-                        first.oracle
-                    ));
-                    result.unattributed.push(first);
-                    continue;
-                }
-                log(&format!("case {i} failed {}; shrinking…", first.oracle));
-                let (case, shrunk) = shrink(&mut tree, first, &options, config.max_shrink_steps);
-                let found_by = format!("{} (case {i}, seed {})", config.command, config.seed);
-                let written = config.regressions.as_ref().and_then(|dir| {
-                    match write_regression(dir, &shrunk, &found_by, fault_name(&config.base)) {
-                        Ok(p) => Some(p),
-                        Err(e) => {
-                            log(&format!("cannot write the regression: {e}"));
-                            None
-                        }
-                    }
-                });
+            let Some(first) = report.first_violation().cloned() else {
+                return ControlFlow::Continue(());
+            };
+            if let Some(without) = without_fault(&options)
+                && oracle::evaluate_case(&tree.current(), &without)
+                    .outcomes
+                    .iter()
+                    .any(|(name, o)| *name == first.oracle && matches!(o, Outcome::Failed(_)))
+            {
                 log(&format!(
-                    "VIOLATION (shrunk): {shrunk}\n  case model: {case:?}"
+                    "case {i} fails {} without the injected fault too (a core bug, not the fault): {first}",
+                    first.oracle
                 ));
-                if let Some(p) = &written {
-                    log(&format!("counterexample written to {}", p.display()));
-                }
-                result.violations.push((shrunk, written));
-                result.counterexample = Some((case, options));
-                break 'chunks;
+                result.unattributed.push(first);
+                return ControlFlow::Continue(());
             }
-        }
+            log(&format!("case {i} failed {}; shrinking…", first.oracle));
+            let (case, shrunk) = shrink(&mut tree, first, &options, config.max_shrink_steps);
+            let found_by = format!("{} (case {i}, seed {})", config.command, config.seed);
+            let written = config.regressions.as_ref().and_then(|dir| {
+                match write_regression(dir, &shrunk, &found_by, fault_name(&config.base)) {
+                    Ok(p) => Some(p),
+                    Err(e) => {
+                        log(&format!("cannot write the regression: {e}"));
+                        None
+                    }
+                }
+            });
+            log(&format!(
+                "VIOLATION (shrunk): {shrunk}\n  case model: {case:?}"
+            ));
+            if let Some(p) = &written {
+                log(&format!("counterexample written to {}", p.display()));
+            }
+            result.violations.push((shrunk, written));
+            result.counterexample = Some((case, options));
+            ControlFlow::Break(())
+        },
+    );
+    for line in &rejected {
+        log(line);
     }
     result.generated_time = generated_start.elapsed();
     model.time = result.generated_time;
@@ -663,32 +726,29 @@ fn run_open_world(
     let strategy = open_world::case();
     let step = (cases / 10).max(1);
     let mut shrunk_oracles: Vec<Oracle> = Vec::new();
-    // As for the model generator: cases drawn in order, evaluated a chunk at a time on the pool,
-    // folded in case order (the same findings for every number of jobs).
-    let chunk = CHUNK_PER_JOB * config.jobs.max(1);
+    // As for the model generator: cases drawn in order, evaluated on the pool, folded in case
+    // order (the same findings for every number of jobs).
     let mut next = 0u32;
-    while next < cases {
-        let mut trees = Vec::with_capacity(chunk);
-        while trees.len() < chunk && next < cases {
-            let i = next;
-            next += 1;
-            match strategy.new_tree(&mut runner) {
-                Ok(t) => trees.push((i, t)),
-                Err(e) => log(&format!("open-world generator rejected a case: {e}")),
+    let mut rejected: Vec<String> = Vec::new();
+    evaluate_in_order(
+        pool,
+        WINDOW_PER_JOB * config.jobs.max(1),
+        || {
+            while next < cases {
+                let i = next;
+                next += 1;
+                match strategy.new_tree(&mut runner) {
+                    Ok(t) => {
+                        let case = t.current();
+                        return Some(((i, t), (case, options_for(i, &config.base))));
+                    }
+                    Err(e) => rejected.push(format!("open-world generator rejected a case: {e}")),
+                }
             }
-        }
-        let drawn: Vec<(OpenCase, Options)> = trees
-            .iter()
-            .map(|(i, t)| (t.current(), options_for(*i, &config.base)))
-            .collect();
-        let evaluated: Vec<Vec<(Oracle, Outcome)>> = pool.install(|| {
-            drawn
-                .par_iter()
-                .map(|(case, options)| open_world::evaluate(case, options))
-                .collect()
-        });
-        for ((i, mut tree), outcomes) in trees.into_iter().zip(evaluated) {
-            let options = options_for(i, &config.base);
+            None
+        },
+        |(case, options): &(OpenCase, Options)| open_world::evaluate(case, options),
+        |(i, mut tree), (_, options), outcomes| {
             result.tally(&outcomes);
             generator.tally(&outcomes);
             if !config.quiet && (i + 1) % step == 0 {
@@ -701,7 +761,7 @@ fn run_open_world(
                 ));
             }
             let Some(first) = open_world::first_violation(&outcomes) else {
-                continue;
+                return ControlFlow::Continue(());
             };
             let line = first
                 .message
@@ -720,7 +780,7 @@ fn run_open_world(
                 || shrunk_oracles.len() >= MAX_OPEN_WORLD_SHRINKS
             {
                 result.violations.push((first, None));
-                continue;
+                return ControlFlow::Continue(());
             }
             shrunk_oracles.push(first.oracle);
             let oracle_name = first.oracle;
@@ -749,7 +809,11 @@ fn run_open_world(
                 log(&format!("counterexample written to {}", p.display()));
             }
             result.violations.push((shrunk, written));
-        }
+            ControlFlow::Continue(())
+        },
+    );
+    for line in &rejected {
+        log(line);
     }
     generator.time = start.elapsed();
     generator

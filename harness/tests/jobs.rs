@@ -55,3 +55,42 @@ fn one_job_and_three_jobs_find_the_same() {
     assert_eq!(one_report, three_report);
     assert!(one.passed() > 150, "the oracles ran: {}", one.table());
 }
+
+/// The first violation stops the model generator at the same case whatever the number of jobs:
+/// the cases drawn past it (still in flight on other workers) are dropped, not counted.
+#[cfg(feature = "fault-injection")]
+#[test]
+fn a_violation_stops_at_the_same_case_for_every_number_of_jobs() {
+    let with_fault = |jobs: usize| {
+        let mut config = CheckConfig::new("jobs test".to_owned());
+        config.cases = 400;
+        config.seed = 11;
+        config.corpus = None;
+        config.report = None;
+        config.regressions = None;
+        config.quiet = true;
+        config.progress_bar = false;
+        config.open_world_cases = Some(0);
+        config.max_shrink_steps = 50;
+        config.jobs = jobs;
+        config.base.fault = Some(flatjoin::Fault::FirstWins);
+        check::run(&config, &mut |_| {})
+    };
+    let one = with_fault(1);
+    let three = with_fault(3);
+    assert!(
+        !one.violations.is_empty() && one.generated < 400,
+        "the fault stops the run: {} cases, {} violations",
+        one.generated,
+        one.violations.len()
+    );
+    assert_eq!(one.generated, three.generated, "stopped at different cases");
+    assert_eq!(one.oracles, three.oracles);
+    let found = |r: &CheckResult| {
+        r.violations
+            .iter()
+            .map(|(v, _)| (v.oracle, v.schema.clone()))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(found(&one), found(&three));
+}

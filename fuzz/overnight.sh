@@ -17,6 +17,12 @@
 # Working corpora live in fuzz/corpus/<target>/ (git-ignored); the committed, minimized corpus is
 # fuzz/seeds/<target>/; crashes land in fuzz/artifacts/<target>/ and, minimized, in
 # corpus/regressions/<target>-<hash>.json, which `cargo test` replays on stable.
+# The report records the build time, each target's CPU time (getrusage of its process tree, via
+# /usr/bin/time when present), and coverage and corpus over time (reports/fuzz/timeline.csv and
+# reports/fuzz/<target>-{coverage,corpus}.svg, drawn by `flatjoin-benches`' fuzz-plot).
+# AddressSanitizer runs with malloc_context_size=0 unless ASAN_OPTIONS says otherwise: recording
+# a stack trace per allocation was a sixth of join_structured's time, and the targets' own code
+# is safe Rust (a heap error in a dependency is still reported, without the allocation's stack).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -63,13 +69,17 @@ if ! cargo fuzz --version >/dev/null 2>&1; then
     cargo install --locked cargo-fuzz
 fi
 TRIPLE=$(rustc -vV | sed -n 's/^host: //p')
+export ASAN_OPTIONS=${ASAN_OPTIONS:-malloc_context_size=0}
 BIN_DIR="$FUZZ/target/$TRIPLE/release"
 
 # --- build -----------------------------------------------------------------------------------
 cd "$FUZZ"
 # -O -a: optimized with debug assertions and overflow checks, the same flags as .clusterfuzzlite/build.sh.
 log "building the targets: cargo ${TOOLCHAIN[*]} fuzz build -O -a -s $SANITIZER"
+if [ -d "$FUZZ/target" ]; then BUILD_KIND=incremental; else BUILD_KIND="cold (no fuzz/target)"; fi
+BUILD_START=$SECONDS
 cargo "${TOOLCHAIN[@]}" fuzz build -O -a -s "$SANITIZER"
+BUILD_SECONDS=$(( SECONDS - BUILD_START ))
 [ -n "$TARGETS" ] || TARGETS=$(cargo "${TOOLCHAIN[@]}" fuzz list | tr '\n' ' ')
 read -r -a TARGET_LIST <<<"$TARGETS"
 CORES=$(nproc)
@@ -87,16 +97,32 @@ trap 'rm -rf "$WORK"' EXIT
 "$HELPER" seeds "$WORK/generated" "${TARGET_LIST[@]}" >&2
 touch "$WORK/start-stamp"
 
-# Per-target libFuzzer flags: byte targets see whole schemas and manifests (a few KiB).
+# Per-target libFuzzer flags: byte targets see whole schemas and manifests (a few KiB);
+# join_structured reads at most 1 KiB of its input (harness: structured::MAX_INPUT_BYTES).
 max_len() {
-    case "$1" in flatten_bytes|manifest_bytes) echo 16384 ;; *) echo 4096 ;; esac
+    case "$1" in
+        flatten_bytes|manifest_bytes) echo 16384 ;;
+        join_structured) echo 1024 ;;
+        *) echo 4096 ;;
+    esac
+}
+# Runs a command under /usr/bin/time when present, writing "user system" CPU seconds of its
+# process tree (libFuzzer's fork jobs included: it waits for them) to CPU_FILE.
+timed() { # CPU_FILE COMMAND...
+    local cpu_file=$1
+    shift
+    if [ -x /usr/bin/time ]; then
+        /usr/bin/time -f '%U %S' -o "$cpu_file" "$@"
+    else
+        "$@"
+    fi
 }
 
 # --- run -------------------------------------------------------------------------------------
 log "running ${TARGET_LIST[*]} for ${SECONDS_PER_TARGET}s each, $JOBS fork job(s) per target on $CORES cores"
 for target in "${TARGET_LIST[@]}"; do
     mkdir -p "$FUZZ/corpus/$target" "$FUZZ/seeds/$target" "$FUZZ/artifacts/$target"
-    "$BIN_DIR/$target" "$FUZZ/corpus/$target" "$FUZZ/seeds/$target" "$WORK/generated/$target" \
+    timed "$WORK/$target.cpu" "$BIN_DIR/$target" "$FUZZ/corpus/$target" "$FUZZ/seeds/$target" "$WORK/generated/$target" \
         -dict="$FUZZ/dict" -max_len="$(max_len "$target")" -timeout=20 -rss_limit_mb=2048 \
         -max_total_time="$SECONDS_PER_TARGET" -fork="$JOBS" \
         -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \
@@ -110,6 +136,26 @@ status_field() { # LOG FIELD
     grep -E '^#[0-9]+: cov:' "$1" | tail -n 1 | awk -v f="$2" '{
         if (f == "execs") { gsub(/[#:]/, "", $1); print $1; exit }
         for (i = 1; i < NF; i++) if ($i == f ":") { print $(i + 1); exit }
+    }'
+}
+
+# CPU seconds (user + system) of a target's run, from `timed` (empty when not measured).
+cpu_seconds() { # TARGET
+    [ -s "$WORK/$1.cpu" ] || return 0
+    tail -n 1 "$WORK/$1.cpu" | awk '{ printf "%.0f", $1 + $2 }'
+}
+
+# The coverage and corpus timeline: one row per fork-mode status line of each target.
+timeline_rows() { # TARGET
+    grep -E '^#[0-9]+: cov:' "$WORK/$1.log" | awk -v t="$1" '{
+        execs = $1; gsub(/[#:]/, "", execs)
+        for (i = 1; i < NF; i++) {
+            if ($i == "cov:") cov = $(i + 1)
+            if ($i == "ft:") ft = $(i + 1)
+            if ($i == "corp:") corp = $(i + 1)
+            if ($i == "time:") { time = $(i + 1); gsub(/s/, "", time) }
+        }
+        print t "," time "," execs "," cov "," ft "," corp
     }'
 }
 
@@ -191,22 +237,45 @@ done
 
 # --- report ----------------------------------------------------------------------------------
 table() {
-    echo "| target | execs | exec/s (mean) | exec/s (last job) | coverage (edges) | features | corpus (files) | corpus (bytes) | crashes |"
-    echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+    echo "| target | execs | exec/s (mean) | exec/s (last job) | CPU (s) | execs per CPU-second | coverage (edges) | features | corpus (files) | corpus (bytes) | crashes |"
+    echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
     for target in "${TARGET_LIST[@]}"; do
         log_file="$WORK/$target.log"
         execs=$(status_field "$log_file" execs)
         seconds=$(status_field "$log_file" time | tr -d 's')
         mean=$(awk -v n="${execs:-0}" -v s="${seconds:-0}" 'BEGIN { if (s > 0) printf "%.1f", n / s }')
-        printf '| `%s` | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$target" \
-            "$execs" "$mean" "$(status_field "$log_file" exec/s)" \
+        cpu=$(cpu_seconds "$target")
+        per_cpu=$(awk -v n="${execs:-0}" -v s="${cpu:-0}" 'BEGIN { if (s > 0) printf "%.1f", n / s }')
+        printf '| `%s` | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$target" \
+            "$execs" "$mean" "$(status_field "$log_file" exec/s)" "$cpu" "$per_cpu" \
             "${COVERAGE[$target]:-}" "${FEATURES[$target]:-$(status_field "$log_file" ft)}" \
             "${CORPUS_FILES[$target]:-$(status_field "$log_file" corp)}" "${CORPUS_BYTES[$target]:-}" \
             "${NEW_CRASHES[$target]}"
     done
 }
 
+# Writes reports/fuzz/timeline.csv and its plots next to the report (not in smoke mode).
+PLOTS=()
+plots() {
+    local dir
+    dir="$(dirname "$REPORT")/fuzz"
+    mkdir -p "$dir"
+    {
+        echo "# Generated by \`$COMMAND_LINE\`; do not edit by hand, run it again."
+        echo "target,seconds,execs,edges,features,corpus"
+        for target in "${TARGET_LIST[@]}"; do timeline_rows "$target"; done
+    } >"$dir/timeline.csv"
+    log "drawing the plots: cargo run -q --release -p flatjoin-benches --bin fuzz-plot"
+    if (cd "$ROOT" && cargo run -q --release -p flatjoin-benches --bin fuzz-plot -- \
+        "$dir/timeline.csv" "$dir" "$COMMAND_LINE"); then
+        for target in "${TARGET_LIST[@]}"; do PLOTS+=("$target"); done
+    else
+        log "the plots could not be drawn; the timeline is in $dir/timeline.csv"
+    fi
+}
+
 if [ -n "$REPORT" ]; then
+    [ "$SMOKE" = 1 ] || plots
     commit=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo "none")
     git -C "$ROOT" diff --quiet HEAD -- core harness fuzz 2>/dev/null || commit="$commit (with uncommitted changes)"
     mkdir -p "$(dirname "$REPORT")"
@@ -219,9 +288,13 @@ if [ -n "$REPORT" ]; then
         echo "- Toolchain: $(rustc "${TOOLCHAIN[@]}" --version), $(cargo fuzz --version), sanitizer: $SANITIZER"
         echo "- Machine: $CORES cores, shared; $JOBS libFuzzer fork job(s) per target, all targets at once"
         echo "- Time per target: ${SECONDS_PER_TARGET} s"
+        echo "- Build (\`cargo ${TOOLCHAIN[*]} fuzz build -O -a -s $SANITIZER\`, all targets): ${BUILD_SECONDS} s, $BUILD_KIND"
+        echo "- ASAN_OPTIONS: \`${ASAN_OPTIONS}\`; load average at the end: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
         echo
         echo "Execs are libFuzzer's last status line (all fork jobs of the target); exec/s (mean) is execs"
         echo "over the run's seconds, exec/s (last job) is libFuzzer's own figure for its latest job."
+        echo "CPU is the user + system time of the target's process tree (\`/usr/bin/time\`), so execs per"
+        echo "CPU-second is the rate per core, whatever else shared the machine."
         if [ "$SMOKE" = 1 ]; then
             echo "Smoke run: coverage, features and corpus are libFuzzer's last status line; no corpus was merged."
         else
@@ -233,6 +306,17 @@ if [ -n "$REPORT" ]; then
         echo
         table
         echo
+        if [ "${#PLOTS[@]}" -gt 0 ]; then
+            echo "## Coverage and corpus over time"
+            echo
+            echo "From libFuzzer's fork-mode status lines (\`fuzz/timeline.csv\`), one point per finished job."
+            echo
+            for target in "${PLOTS[@]}"; do
+                echo "![$target: coverage (edges) over time](fuzz/$target-coverage.svg)"
+                echo "![$target: corpus files over time](fuzz/$target-corpus.svg)"
+                echo
+            done
+        fi
         echo "## Crashes and counterexamples"
         echo
         if [ "${#CRASH_LINES[@]}" -eq 0 ]; then

@@ -111,13 +111,23 @@ pub fn map_subschemas(
 /// Calls `visit` on `schema` and every schema node below it, through [`SUBSCHEMA_KEYWORDS`] only
 /// (never on data: `enum`, `const`, `default`, `examples`).
 pub fn walk(schema: &Value, visit: &mut dyn FnMut(&Value)) {
+    walk_pruned(schema, &mut |node| {
+        visit(node);
+        true
+    });
+}
+
+/// [`walk`], descending below a node only when `visit` returns `true` for it.
+pub fn walk_pruned<'a>(schema: &'a Value, visit: &mut dyn FnMut(&'a Value) -> bool) {
     let Value::Object(map) = schema else {
         return;
     };
-    visit(schema);
+    if !visit(schema) {
+        return;
+    }
     for (keyword, value) in map {
         for sub in subschemas(keyword, value) {
-            walk(sub, visit);
+            walk_pruned(sub, visit);
         }
     }
 }

@@ -222,6 +222,13 @@ for target in "${TARGET_LIST[@]}"; do
             case "$after" in ''|passes*) cp "$artifact" "$minimized" ;; *) description=$after ;; esac
         fi
         name="$target-$(sha1sum "$minimized" | cut -c1-8)"
+        # Two artifacts that minimize to the same input are one failure, counted once.
+        for other in "${order[@]}"; do
+            if [ "${saved[$other]}" = "corpus/regressions/$name.json" ]; then
+                count[$other]=$(( ${count[$other]} + 1 ))
+                continue 2
+            fi
+        done
         "$HELPER" save "$target" "$minimized" "$ROOT/corpus/regressions/$name.json" "$description" >&2
         saved[$key]="corpus/regressions/$name.json"
         count[$key]=1

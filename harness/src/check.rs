@@ -6,10 +6,10 @@
 //! scope), so every guarantee is checked under both readings of open branches.
 //!
 //! Work runs on a pool of [`CheckConfig::jobs`] threads: corpus files and the suite's drafts are
-//! replayed in parallel, and generated cases are drawn from the one seeded generator in order,
-//! evaluated in parallel (a bounded window in flight, no barrier between batches), and folded in
-//! case order — so the counts, the first violation and the report are the same for every number
-//! of jobs.
+//! replayed in parallel, and generated case `i` is a function of the seed and `i` alone
+//! ([`case_runner`]), drawn and evaluated on a worker (a bounded window in flight, no barrier
+//! between batches) and folded in case order — so the counts, the first violation and the report
+//! are the same for every number of jobs, and the calling thread only folds.
 
 use std::collections::{BTreeMap, VecDeque};
 use std::io::IsTerminal;
@@ -576,31 +576,34 @@ pub fn run_with_progress(
         name: MODEL_GENERATOR,
         ..GeneratorResult::default()
     };
-    let mut runner = runner(config.seed);
-    let strategy = generate::case();
     let bar = config.progress_bar && !config.quiet;
     let step = (config.cases / 10).max(1);
     let mut next = 0u32;
-    let mut rejected: Vec<String> = Vec::new();
     evaluate_in_order(
         &pool,
         WINDOW_PER_JOB * config.jobs.max(1),
         || {
-            while next < config.cases {
-                let i = next;
-                next += 1;
-                match strategy.new_tree(&mut runner) {
-                    Ok(t) => {
-                        let case = t.current();
-                        return Some(((i, t), (case, options_for(i, &config.base))));
-                    }
-                    Err(e) => rejected.push(format!("generator rejected a case: {e}")),
-                }
-            }
-            None
+            let i = next;
+            next += 1;
+            (i < config.cases).then(|| (i, (i, options_for(i, &config.base))))
         },
-        |(case, options): &(Case, Options)| oracle::evaluate_case(case, options),
-        |(i, mut tree), (_, options), report| {
+        |(i, options): &(u32, Options)| {
+            model_case(config.seed, *i)
+                .map(|tree| {
+                    let case = tree.current();
+                    let report = oracle::evaluate_case(&case, options);
+                    (case, report)
+                })
+                .ok_or_else(|| format!("the generator rejected case {i}"))
+        },
+        |i, (_, options), evaluated| {
+            let (case, report) = match evaluated {
+                Ok(evaluated) => evaluated,
+                Err(e) => {
+                    log(&e);
+                    return ControlFlow::Continue(());
+                }
+            };
             result.tally(&report.outcomes);
             model.tally(&report.outcomes);
             result.generated += 1;
@@ -622,7 +625,7 @@ pub fn run_with_progress(
                 return ControlFlow::Continue(());
             };
             if let Some(without) = without_fault(&options)
-                && oracle::evaluate_case(&tree.current(), &without)
+                && oracle::evaluate_case(&case, &without)
                     .outcomes
                     .iter()
                     .any(|(name, o)| *name == first.oracle && matches!(o, Outcome::Failed(_)))
@@ -635,6 +638,10 @@ pub fn run_with_progress(
                 return ControlFlow::Continue(());
             }
             log(&format!("case {i} failed {}; shrinking…", first.oracle));
+            let Some(mut tree) = model_case(config.seed, i) else {
+                result.violations.push((first, None));
+                return ControlFlow::Break(());
+            };
             let (case, shrunk) = shrink(&mut tree, first, &options, config.max_shrink_steps);
             let found_by = format!("{} (case {i}, seed {})", config.command, config.seed);
             let written = config.regressions.as_ref().and_then(|dir| {
@@ -657,9 +664,6 @@ pub fn run_with_progress(
             ControlFlow::Break(())
         },
     );
-    for line in &rejected {
-        log(line);
-    }
     result.generated_time = generated_start.elapsed();
     model.time = result.generated_time;
     result.generators.push(model);
@@ -691,19 +695,38 @@ pub fn open_world_seed(seed: u64) -> u64 {
     seed ^ 0x0BE5_3ED0_0000_0000
 }
 
+/// The runner that draws case `index` of `seed`: every generated case is a function of the seed
+/// and its index alone, so any worker can draw any case and a reported case index replays
+/// directly.
+pub fn case_runner(seed: u64, index: u32) -> TestRunner {
+    // splitmix64 of the pair: neighbouring indices get unrelated streams.
+    let mut z = seed
+        ^ u64::from(index)
+            .wrapping_add(1)
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    runner(z ^ (z >> 31))
+}
+
+/// Case `index` of the model generator under `seed`, as `flatjoin check --seed seed` draws it
+/// (`None` when the generator rejects it).
+pub fn model_case(seed: u64, index: u32) -> Option<impl ValueTree<Value = Case>> {
+    generate::case()
+        .new_tree(&mut case_runner(seed, index))
+        .ok()
+}
+
 /// The `index`-th open-world case of `seed` (as `flatjoin check --seed seed` drew it), with its
 /// option set: for replaying a reported case index.
 pub fn open_world_case(
     seed: u64,
     index: u32,
 ) -> Option<(Box<dyn ValueTree<Value = OpenCase>>, Options)> {
-    let mut runner = runner(open_world_seed(seed));
-    let strategy = open_world::case();
-    let mut tree = None;
-    for _ in 0..=index {
-        tree = Some(strategy.new_tree(&mut runner).ok()?);
-    }
-    let tree: Box<dyn ValueTree<Value = OpenCase>> = Box::new(tree?);
+    let tree = open_world::case()
+        .new_tree(&mut case_runner(open_world_seed(seed), index))
+        .ok()?;
+    let tree: Box<dyn ValueTree<Value = OpenCase>> = Box::new(tree);
     Some((tree, options_for(index, &Options::default())))
 }
 
@@ -722,33 +745,32 @@ fn run_open_world(
         ..GeneratorResult::default()
     };
     let cases = config.open_world_cases.unwrap_or(config.cases / 4);
-    let mut runner = runner(open_world_seed(config.seed));
-    let strategy = open_world::case();
     let step = (cases / 10).max(1);
     let mut shrunk_oracles: Vec<Oracle> = Vec::new();
     // As for the model generator: cases drawn in order, evaluated on the pool, folded in case
     // order (the same findings for every number of jobs).
     let mut next = 0u32;
-    let mut rejected: Vec<String> = Vec::new();
     evaluate_in_order(
         pool,
         WINDOW_PER_JOB * config.jobs.max(1),
         || {
-            while next < cases {
-                let i = next;
-                next += 1;
-                match strategy.new_tree(&mut runner) {
-                    Ok(t) => {
-                        let case = t.current();
-                        return Some(((i, t), (case, options_for(i, &config.base))));
-                    }
-                    Err(e) => rejected.push(format!("open-world generator rejected a case: {e}")),
-                }
-            }
-            None
+            let i = next;
+            next += 1;
+            (i < cases).then(|| (i, (i, options_for(i, &config.base))))
         },
-        |(case, options): &(OpenCase, Options)| open_world::evaluate(case, options),
-        |(i, mut tree), (_, options), outcomes| {
+        |(i, options): &(u32, Options)| {
+            open_world_case(config.seed, *i)
+                .map(|(tree, _)| open_world::evaluate(&tree.current(), options))
+                .ok_or_else(|| format!("the open-world generator rejected case {i}"))
+        },
+        |i, (_, options), evaluated| {
+            let outcomes = match evaluated {
+                Ok(outcomes) => outcomes,
+                Err(e) => {
+                    log(&e);
+                    return ControlFlow::Continue(());
+                }
+            };
             result.tally(&outcomes);
             generator.tally(&outcomes);
             if !config.quiet && (i + 1) % step == 0 {
@@ -784,6 +806,10 @@ fn run_open_world(
             }
             shrunk_oracles.push(first.oracle);
             let oracle_name = first.oracle;
+            let Some((mut tree, _)) = open_world_case(config.seed, i) else {
+                result.violations.push((first, None));
+                return ControlFlow::Continue(());
+            };
             let (_, shrunk) = open_world::shrink(
                 &mut *tree,
                 first,
@@ -812,9 +838,6 @@ fn run_open_world(
             ControlFlow::Continue(())
         },
     );
-    for line in &rejected {
-        log(line);
-    }
     generator.time = start.elapsed();
     generator
 }

@@ -305,7 +305,8 @@ pub fn case() -> impl Strategy<Value = Case> {
 }
 
 /// A generated sample of rendered schemas (the provider SDK judges of `flatjoin-cli` use it): `cases` discriminated unions from the harness's
-/// generator (`generate::case`, the deterministic runner of `flatjoin check` with `seed`), each
+/// generator (`generate::case`, drawn in sequence from the deterministic runner
+/// [`crate::check::runner`] of `seed`; not the per-index cases of `flatjoin check`), each
 /// rendered in every dialect. Named `generated/<seed>/<i>/<dialect>`.
 pub fn generated_schemas(seed: u64, cases: u32) -> Vec<(String, serde_json::Value)> {
     use proptest::strategy::{Strategy, ValueTree};

@@ -98,7 +98,11 @@ mod tests {
         });
         assert_eq!(resolve(&root, "#here"), Some(&root["$defs"]["a"]));
         assert_eq!(resolve(&root, "#old"), Some(&root["$defs"]["b"]));
-        assert_eq!(resolve(&root, "#inner"), None, "an embedded resource's anchor");
+        assert_eq!(
+            resolve(&root, "#inner"),
+            None,
+            "an embedded resource's anchor"
+        );
         assert_eq!(resolve(&root, "#missing"), None);
         let schema = json!({"$ref": "#here"});
         let doc = json!({"$defs": {"x": {"$anchor": "here", "const": 1}}, "allOf": [schema]});

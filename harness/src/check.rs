@@ -11,7 +11,7 @@
 //! between batches) and folded in case order — so the counts, the first violation and the report
 //! are the same for every number of jobs, and the calling thread only folds.
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::BTreeMap;
 use std::io::IsTerminal;
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
@@ -103,17 +103,16 @@ pub fn default_jobs() -> usize {
 const WINDOW_PER_JOB: usize = 16;
 
 /// Evaluates drawn inputs on `pool` and folds the results in draw order. `draw` runs on the
-/// calling thread (it owns the generator and its value trees, the keys `K`), up to `window`
-/// inputs are in flight, and `fold` sees each key, input and result in the order drawn, so what
-/// it computes does not depend on the number of workers. There is no barrier between batches: a
+/// calling thread, up to `window` inputs are in flight, and `fold` sees each input and its
+/// result in the order drawn, so what it computes does not depend on the number of workers. There is no barrier between batches: a
 /// slow input holds back the fold, never the workers. Drawing stops when `draw` returns `None`
 /// or `fold` breaks; inputs still in flight then finish and are dropped.
-fn evaluate_in_order<K, T, R>(
+fn evaluate_in_order<T, R>(
     pool: &rayon::ThreadPool,
     window: usize,
-    mut draw: impl FnMut() -> Option<(K, T)>,
+    mut draw: impl FnMut() -> Option<T>,
     eval: impl Fn(&T) -> R + Sync,
-    mut fold: impl FnMut(K, T, R) -> ControlFlow<()>,
+    mut fold: impl FnMut(T, R) -> ControlFlow<()>,
 ) where
     T: Send,
     R: Send,
@@ -121,17 +120,15 @@ fn evaluate_in_order<K, T, R>(
     let (sender, receiver) = std::sync::mpsc::channel::<(u64, T, R)>();
     let eval = &eval;
     pool.in_place_scope(|scope| {
-        let mut keys: VecDeque<K> = VecDeque::new();
         let mut ready: BTreeMap<u64, (T, R)> = BTreeMap::new();
         let (mut drawn, mut folded) = (0u64, 0u64);
         let mut drawing = true;
         loop {
             while drawing && drawn - folded < window.max(1) as u64 {
-                let Some((key, input)) = draw() else {
+                let Some(input) = draw() else {
                     drawing = false;
                     break;
                 };
-                keys.push_back(key);
                 let sender = sender.clone();
                 let n = drawn;
                 scope.spawn(move |_| {
@@ -150,10 +147,7 @@ fn evaluate_in_order<K, T, R>(
             ready.insert(n, (input, result));
             while let Some((input, result)) = ready.remove(&folded) {
                 folded += 1;
-                let Some(key) = keys.pop_front() else {
-                    return;
-                };
-                if fold(key, input, result).is_break() {
+                if fold(input, result).is_break() {
                     return;
                 }
             }
@@ -427,6 +421,31 @@ fn short_hash(text: &str) -> String {
     format!("{:08x}", h >> 32)
 }
 
+/// Writes a shrunk counterexample under the configured regressions folder (when there is one),
+/// logging `heading`, then where it was written or why it could not be.
+fn save_shrunk(
+    config: &CheckConfig,
+    shrunk: &Violation,
+    found_by: &str,
+    heading: &str,
+    log: &mut dyn FnMut(&str),
+) -> Option<PathBuf> {
+    let written = config.regressions.as_ref().and_then(|dir| {
+        match write_regression(dir, shrunk, found_by, fault_name(&config.base)) {
+            Ok(p) => Some(p),
+            Err(e) => {
+                log(&format!("cannot write the regression: {e}"));
+                None
+            }
+        }
+    });
+    log(heading);
+    if let Some(p) = &written {
+        log(&format!("counterexample written to {}", p.display()));
+    }
+    written
+}
+
 /// Writes a violation as a corpus case under `dir`, named after its oracle (and fault).
 pub fn write_regression(
     dir: &Path,
@@ -585,7 +604,7 @@ pub fn run_with_progress(
         || {
             let i = next;
             next += 1;
-            (i < config.cases).then(|| (i, (i, options_for(i, &config.base))))
+            (i < config.cases).then(|| (i, options_for(i, &config.base)))
         },
         |(i, options): &(u32, Options)| {
             model_case(config.seed, *i)
@@ -596,7 +615,7 @@ pub fn run_with_progress(
                 })
                 .ok_or_else(|| format!("the generator rejected case {i}"))
         },
-        |i, (_, options), evaluated| {
+        |(i, options), evaluated| {
             let (case, report) = match evaluated {
                 Ok(evaluated) => evaluated,
                 Err(e) => {
@@ -644,21 +663,13 @@ pub fn run_with_progress(
             };
             let (case, shrunk) = shrink(&mut tree, first, &options, config.max_shrink_steps);
             let found_by = format!("{} (case {i}, seed {})", config.command, config.seed);
-            let written = config.regressions.as_ref().and_then(|dir| {
-                match write_regression(dir, &shrunk, &found_by, fault_name(&config.base)) {
-                    Ok(p) => Some(p),
-                    Err(e) => {
-                        log(&format!("cannot write the regression: {e}"));
-                        None
-                    }
-                }
-            });
-            log(&format!(
-                "VIOLATION (shrunk): {shrunk}\n  case model: {case:?}"
-            ));
-            if let Some(p) = &written {
-                log(&format!("counterexample written to {}", p.display()));
-            }
+            let written = save_shrunk(
+                config,
+                &shrunk,
+                &found_by,
+                &format!("VIOLATION (shrunk): {shrunk}\n  case model: {case:?}"),
+                log,
+            );
             result.violations.push((shrunk, written));
             result.counterexample = Some((case, options));
             ControlFlow::Break(())
@@ -756,14 +767,14 @@ fn run_open_world(
         || {
             let i = next;
             next += 1;
-            (i < cases).then(|| (i, (i, options_for(i, &config.base))))
+            (i < cases).then(|| (i, options_for(i, &config.base)))
         },
         |(i, options): &(u32, Options)| {
             open_world_case(config.seed, *i)
                 .map(|(tree, _)| open_world::evaluate(&tree.current(), options))
                 .ok_or_else(|| format!("the open-world generator rejected case {i}"))
         },
-        |i, (_, options), evaluated| {
+        |(i, options), evaluated| {
             let outcomes = match evaluated {
                 Ok(outcomes) => outcomes,
                 Err(e) => {
@@ -821,19 +832,13 @@ fn run_open_world(
                 "{} (open-world case {i}, seed {})",
                 config.command, config.seed
             );
-            let written = config.regressions.as_ref().and_then(|dir| {
-                match write_regression(dir, &shrunk, &found_by, fault_name(&config.base)) {
-                    Ok(p) => Some(p),
-                    Err(e) => {
-                        log(&format!("cannot write the regression: {e}"));
-                        None
-                    }
-                }
-            });
-            log(&format!("VIOLATION (open-world, shrunk): {shrunk}"));
-            if let Some(p) = &written {
-                log(&format!("counterexample written to {}", p.display()));
-            }
+            let written = save_shrunk(
+                config,
+                &shrunk,
+                &found_by,
+                &format!("VIOLATION (open-world, shrunk): {shrunk}"),
+                log,
+            );
             result.violations.push((shrunk, written));
             ControlFlow::Continue(())
         },

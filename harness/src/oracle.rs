@@ -325,14 +325,20 @@ impl Subject {
             )
         })?;
         let second = Boon::new(original);
-        // The meta-schema is judged against the original first: a schema that names a meta-schema
-        // nobody can load (`{"$schema": ""}`) compiles but is not a valid schema of a known draft,
-        // and its presentation, which keeps `$schema`, cannot be either
-        // (corpus/regressions/flatten_bytes-81a698f2.json).
-        let original_meta_valid = jsonschema::meta::validate(original).is_ok();
-        if let Err(why) =
-            presentation_validity_of(&flattened.schema, original_meta_valid, second.is_some())
-        {
+        // The meta-schema binds the presentation only when the original passes it: a schema
+        // that names a meta-schema nobody can load (`{"$schema": ""}`) compiles but is not a
+        // valid schema of a known draft, and its presentation, which keeps `$schema`, cannot be
+        // either (corpus/regressions/flatten_bytes-81a698f2.json). The original is judged only
+        // when the presentation fails, off the common path.
+        let validity =
+            presentation_validity_of(&flattened.schema, true, second.is_some()).or_else(|why| {
+                if jsonschema::meta::validate(original).is_ok() {
+                    Err(why)
+                } else {
+                    presentation_validity_of(&flattened.schema, false, second.is_some())
+                }
+            });
+        if let Err(why) = validity {
             return Err(violation(
                 Oracle::PresentationValidity,
                 format!("{why}; presentation: {}", flattened.schema),

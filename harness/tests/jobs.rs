@@ -3,7 +3,9 @@
 
 use flatjoin_harness::check::{self, CheckConfig, CheckResult};
 
-fn run(jobs: usize, cases: u32, seed: u64) -> (CheckResult, String) {
+/// A quiet check of `cases` generated cases of `seed` on `jobs` workers, no corpus, nothing
+/// written.
+fn config(jobs: usize, cases: u32, seed: u64) -> CheckConfig {
     let mut config = CheckConfig::new("jobs test".to_owned());
     config.cases = cases;
     config.seed = seed;
@@ -13,6 +15,11 @@ fn run(jobs: usize, cases: u32, seed: u64) -> (CheckResult, String) {
     config.quiet = true;
     config.progress_bar = false;
     config.jobs = jobs;
+    config
+}
+
+fn run(jobs: usize, cases: u32, seed: u64) -> (CheckResult, String) {
+    let config = config(jobs, cases, seed);
     let result = check::run(&config, &mut |_| {});
     let report = without_times(&check::report_markdown(&config, &result));
     (result, report)
@@ -62,17 +69,9 @@ fn one_job_and_three_jobs_find_the_same() {
 #[test]
 fn a_violation_stops_at_the_same_case_for_every_number_of_jobs() {
     let with_fault = |jobs: usize| {
-        let mut config = CheckConfig::new("jobs test".to_owned());
-        config.cases = 400;
-        config.seed = 11;
-        config.corpus = None;
-        config.report = None;
-        config.regressions = None;
-        config.quiet = true;
-        config.progress_bar = false;
+        let mut config = config(jobs, 400, 11);
         config.open_world_cases = Some(0);
         config.max_shrink_steps = 50;
-        config.jobs = jobs;
         config.base.fault = Some(flatjoin::Fault::FirstWins);
         check::run(&config, &mut |_| {})
     };

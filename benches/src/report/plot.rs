@@ -65,6 +65,21 @@ fn draw_error(e: impl std::fmt::Display) -> String {
     format!("drawing a plot: {e}")
 }
 
+/// The series labels of every chart: a light box at `position`.
+fn legend<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(
+    chart: &mut ChartContext<'a, DB, CT>,
+    position: SeriesLabelPosition,
+) -> Result<(), String> {
+    chart
+        .configure_series_labels()
+        .position(position)
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK.mix(0.4))
+        .label_font((FONT, 12))
+        .draw()
+        .map_err(draw_error)
+}
+
 /// The bounds of `values` widened by a factor on each side, for a log axis.
 fn log_bounds(values: impl Iterator<Item = f64>) -> (f64, f64) {
     let (lo, hi) = values
@@ -158,14 +173,7 @@ fn line_chart(
                 .draw_series(s.points.iter().map(|p| Circle::new(*p, 3, color.filled())))
                 .map_err(draw_error)?;
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK.mix(0.4))
-            .label_font((FONT, 12))
-            .draw()
-            .map_err(draw_error)?;
+        legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
         root.present().map_err(draw_error)?;
     }
     Ok(with_header(svg))
@@ -235,14 +243,7 @@ pub fn timeline_chart(
                     PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(2))
                 });
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::LowerRight)
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK.mix(0.4))
-            .label_font((FONT, 12))
-            .draw()
-            .map_err(draw_error)?;
+        legend(&mut chart, SeriesLabelPosition::LowerRight)?;
         root.present().map_err(draw_error)?;
     }
     Ok(with_command(command, svg))
@@ -331,14 +332,7 @@ fn bar_chart(
                     .legend(|(x, y)| {
                         PathElement::new(vec![(x, y), (x + 18, y)], RED.stroke_width(2))
                     });
-                chart
-                    .configure_series_labels()
-                    .position(SeriesLabelPosition::LowerRight)
-                    .background_style(WHITE.mix(0.85))
-                    .border_style(BLACK.mix(0.4))
-                    .label_font((FONT, 12))
-                    .draw()
-                    .map_err(draw_error)?;
+                legend(chart, SeriesLabelPosition::LowerRight)?;
             }};
         }
         if log_x {

@@ -78,7 +78,15 @@ cd "$FUZZ"
 log "building the targets: cargo ${TOOLCHAIN[*]} fuzz build -O -a -s $SANITIZER"
 if [ -d "$FUZZ/target" ]; then BUILD_KIND=incremental; else BUILD_KIND="cold (no fuzz/target)"; fi
 BUILD_START=$SECONDS
-cargo "${TOOLCHAIN[@]}" fuzz build -O -a -s "$SANITIZER"
+BUILD_CPU=""
+if [ -x /usr/bin/time ]; then
+    build_cpu_file=$(mktemp)
+    /usr/bin/time -f '%U %S' -o "$build_cpu_file" cargo "${TOOLCHAIN[@]}" fuzz build -O -a -s "$SANITIZER"
+    BUILD_CPU=$(tail -n 1 "$build_cpu_file" | awk '{ printf "%.0f", $1 + $2 }')
+    rm -f "$build_cpu_file"
+else
+    cargo "${TOOLCHAIN[@]}" fuzz build -O -a -s "$SANITIZER"
+fi
 BUILD_SECONDS=$(( SECONDS - BUILD_START ))
 [ -n "$TARGETS" ] || TARGETS=$(cargo "${TOOLCHAIN[@]}" fuzz list | tr '\n' ' ')
 read -r -a TARGET_LIST <<<"$TARGETS"
@@ -295,7 +303,7 @@ if [ -n "$REPORT" ]; then
         echo "- Toolchain: $(rustc "${TOOLCHAIN[@]}" --version), $(cargo fuzz --version), sanitizer: $SANITIZER"
         echo "- Machine: $CORES cores, shared; $JOBS libFuzzer fork job(s) per target, all targets at once"
         echo "- Time per target: ${SECONDS_PER_TARGET} s"
-        echo "- Build (\`cargo ${TOOLCHAIN[*]} fuzz build -O -a -s $SANITIZER\`, all targets): ${BUILD_SECONDS} s, $BUILD_KIND"
+        echo "- Build (\`cargo ${TOOLCHAIN[*]} fuzz build -O -a -s $SANITIZER\`, all targets): ${BUILD_SECONDS} s wall${BUILD_CPU:+, $BUILD_CPU s CPU}, $BUILD_KIND"
         echo "- ASAN_OPTIONS: \`${ASAN_OPTIONS}\`; load average at the end: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
         echo
         echo "Execs are libFuzzer's last status line (all fork jobs of the target); exec/s (mean) is execs"
@@ -323,6 +331,14 @@ if [ -n "$REPORT" ]; then
                 echo "![$target: corpus files over time](fuzz/$target-corpus.svg)"
                 echo
             done
+        fi
+        if [ -f "$FUZZ/report-notes.md" ]; then
+            echo "## Build and throughput: what holds the rate back"
+            echo
+            echo "*Hand-written, copied from \`fuzz/report-notes.md\`; the tables above are this run's measurements.*"
+            echo
+            grep -v '^<!--' "$FUZZ/report-notes.md"
+            echo
         fi
         echo "## Crashes and counterexamples"
         echo

@@ -234,6 +234,12 @@ fn bench_case(criterion: &mut Criterion<ThreadCpuTime>, case: &Case, profile: Pr
     group.bench_function(Op::Clone.name(), |b| {
         b.iter_with_large_drop(|| black_box(inputs).clone());
     });
+    // Synthetic shapes only: the corpus table has no drop column.
+    if !case.corpus {
+        group.bench_function(Op::Drop.name(), |b| {
+            b.iter_batched(|| inputs.clone(), |owned| drop(black_box(owned)), batch);
+        });
+    }
     let presentations = &case.presentations;
     group.bench_function(Op::Serialize.name(), |b| {
         b.iter_with_large_drop(|| {

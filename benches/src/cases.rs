@@ -204,6 +204,9 @@ pub enum Op {
     Join,
     /// `Value::clone` of the input: the floor any join that builds its output must pay.
     Clone,
+    /// Dropping a fresh deep copy of the input (the copy is not timed): what an owned join pays
+    /// to free the parts of its input it does not keep, which a clone never pays.
+    Drop,
     /// `serde_json::to_vec` of the presentation.
     Serialize,
     /// `jsonschema::validator_for` on the presentation: what a consumer pays anyway.
@@ -214,10 +217,11 @@ pub enum Op {
 
 impl Op {
     /// Every operation, in table order.
-    pub const ALL: [Op; 6] = [
+    pub const ALL: [Op; 7] = [
         Op::JoinOwned,
         Op::Join,
         Op::Clone,
+        Op::Drop,
         Op::Serialize,
         Op::Compile,
         Op::Naive,
@@ -229,6 +233,7 @@ impl Op {
             Op::JoinOwned => "join_owned",
             Op::Join => "join",
             Op::Clone => "clone",
+            Op::Drop => "drop",
             Op::Serialize => "serialize",
             Op::Compile => "compile",
             Op::Naive => "naive",

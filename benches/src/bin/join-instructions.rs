@@ -21,6 +21,10 @@ fn measured(op: Op, input: &mut Option<Value>) -> Option<Result<flatjoin::Flatte
     match (op, input.as_ref()) {
         (Op::Clone, Some(value)) => Some(Err(black_box(value).clone())),
         (Op::Join, Some(value)) => flatjoin::flatten(black_box(value), &options).ok().map(Ok),
+        (Op::Drop, _) => {
+            drop(black_box(input.take()));
+            None
+        }
         _ => flatjoin::flatten_owned(black_box(input.take()?), &options)
             .ok()
             .map(Ok),

@@ -60,6 +60,8 @@ fn case_rows(rows: &[&Row], axis_value: &dyn Fn(&Row) -> String) -> Vec<Vec<Stri
                 time(row, Op::Clone),
                 ratio(row.ratio(Op::JoinOwned, Op::Clone)),
                 ratio(row.ratio(Op::Join, Op::Clone)),
+                time(row, Op::Drop),
+                ratio(owned_over_copy_lifetime(row)),
                 time(row, Op::Serialize),
                 time(row, Op::Compile),
                 percent(row.ratio(Op::JoinOwned, Op::Compile)),
@@ -69,7 +71,14 @@ fn case_rows(rows: &[&Row], axis_value: &dyn Fn(&Row) -> String) -> Vec<Vec<Stri
         .collect()
 }
 
-const CASE_HEADER: [&str; 11] = [
+/// `flatten_owned` against a deep copy's whole lifetime, clone plus drop: an owned join frees
+/// the parts of its input it does not keep inside its own time, which a clone never does.
+fn owned_over_copy_lifetime(row: &Row) -> Option<f64> {
+    let copy = row.times.get(&Op::Clone)? + row.times.get(&Op::Drop)?;
+    Some(row.times.get(&Op::JoinOwned)? / copy)
+}
+
+const CASE_HEADER: [&str; 13] = [
     "",
     "input nodes",
     "flatten_owned",
@@ -77,6 +86,8 @@ const CASE_HEADER: [&str; 11] = [
     "clone",
     "owned / clone",
     "flatten / clone",
+    "drop",
+    "owned / (clone + drop)",
     "serialize",
     "compile",
     "owned / compile",
@@ -357,6 +368,10 @@ pub fn render(analysis: &Analysis, plots: &[PlotFile], notes: Option<&str>) -> S
          - `flatten`: `flatjoin::flatten(&input, &Options::default())`.\n\
          - `clone`: `Value::clone` of the input — the floor, since a join must at least build its \
          output.\n\
+         - `drop`: dropping a fresh deep copy of the input (criterion `iter_batched`; the copy is \
+         not timed). `flatten_owned` frees the parts of its input it does not keep inside its own \
+         time, which a clone never pays, so `owned / (clone + drop)` compares it with a copy's \
+         whole lifetime.\n\
          - `serialize`: `serde_json::to_vec` of the presentation.\n\
          - `compile`: `jsonschema::validator_for` on the presentation — what a consumer pays anyway \
          (for a manifest: one validator per tool).\n\

@@ -30,6 +30,7 @@ fn op_color(op: Op) -> RGBColor {
         Op::JoinOwned => RGBColor(31, 119, 180),
         Op::Join => RGBColor(23, 190, 207),
         Op::Clone => RGBColor(0, 0, 0),
+        Op::Drop => RGBColor(148, 103, 189),
         Op::Serialize => RGBColor(127, 127, 127),
         Op::Compile => RGBColor(214, 39, 40),
         Op::Naive => RGBColor(255, 127, 14),
@@ -374,7 +375,7 @@ fn time_series(slice: &SliceAnalysis) -> Vec<Series> {
             Some(Series {
                 label,
                 color: op_color(op),
-                dashed: op == Op::Clone,
+                dashed: matches!(op, Op::Clone | Op::Drop),
                 points,
             })
         })

@@ -7,13 +7,6 @@ use clap::{Parser, Subcommand};
 
 mod cli;
 
-/// mimalloc instead of the system allocator: the join frees the parts of its input it does not
-/// keep while it builds its output, and glibc's malloc spends a growing share of a large run
-/// consolidating those small chunks (issue 11's profile of 64,001 nested sites: about a fifth of
-/// the CPU time). The library leaves the choice to its embedder.
-#[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 /// The flat presentation join for discriminated-union tool schemas.
 #[derive(Parser)]
 #[command(name = "flatjoin", version, about, long_about = None)]

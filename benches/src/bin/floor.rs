@@ -10,10 +10,6 @@ use std::process::ExitCode;
 
 use serde_json::Value;
 
-/// The same allocator as the `flatjoin` binary, so the ratio measures work, not allocators.
-#[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 fn main() -> ExitCode {
     let Some(path) = std::env::args_os().nth(1) else {
         eprintln!("usage: floor FILE");

@@ -236,11 +236,14 @@ const URI_KEYWORDS: [&str; 4] = ["$anchor", "$dynamicAnchor", "$dynamicRef", "$r
 /// Whether a schema object needs URI resolution (RFC 3986 base URIs, anchors) for the references
 /// of its document to be read correctly: an embedded resource (`$id` below the root, or a
 /// draft-07 fragment `$id` anywhere), an anchor, a dynamic reference.
+/// Called on every schema object of every document, so the lookups scan instead of hashing
+/// ([`crate::keywords::get`]): five SipHash lookups per object were 6.5 % of the whole process's
+/// instructions on 1,001 nested union sites.
 pub(crate) fn needs_uri_resolution(map: &Map<String, Value>, is_root: bool) -> bool {
-    if URI_KEYWORDS.iter().any(|k| map.contains_key(*k)) {
+    if URI_KEYWORDS.iter().any(|k| crate::keywords::has(map, k)) {
         return true;
     }
-    match map.get("$id").and_then(Value::as_str) {
+    match crate::keywords::get(map, "$id").and_then(Value::as_str) {
         Some(id) => !is_root || id.starts_with('#'),
         None => false,
     }

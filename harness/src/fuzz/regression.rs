@@ -20,7 +20,8 @@
 //! for the reader. A change of the model's shape changes what old bytes decode to, so a fixed
 //! structured crash is best also kept as a harness case (`{"description", "schema", "tests"}`).
 //!
-//! `"xfail": "why"` marks a known failure not yet fixed in the core (`fuzz-corpus save` writes it):
+//! `"xfail": "why"` marks a known failure not yet fixed in the core (`fuzz-corpus save` writes it
+//! when the stable replay fails; a crash the replay cannot reproduce is saved without it):
 //! the replay expects that file to fail and fails once it passes, so whoever fixes the core deletes
 //! the line and the file guards the fix from then on.
 //!

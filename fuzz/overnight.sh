@@ -72,21 +72,34 @@ TRIPLE=$(rustc -vV | sed -n 's/^host: //p')
 export ASAN_OPTIONS=${ASAN_OPTIONS:-malloc_context_size=0}
 BIN_DIR="$FUZZ/target/$TRIPLE/release"
 
+# Runs a command under /usr/bin/time when present, writing "user system" CPU seconds of its
+# process tree (libFuzzer's fork jobs included: it waits for them) to CPU_FILE.
+timed() { # CPU_FILE COMMAND...
+    local cpu_file=$1
+    shift
+    if [ -x /usr/bin/time ]; then
+        /usr/bin/time -f '%U %S' -o "$cpu_file" "$@"
+    else
+        "$@"
+    fi
+}
+
+# The CPU seconds (user + system) `timed` wrote to FILE, rounded; nothing when not measured.
+cpu_total() { # FILE
+    [ -s "$1" ] || return 0
+    tail -n 1 "$1" | awk '{ printf "%.0f", $1 + $2 }'
+}
+
 # --- build -----------------------------------------------------------------------------------
 cd "$FUZZ"
 # -O -a: optimized with debug assertions and overflow checks, the same flags as .clusterfuzzlite/build.sh.
 log "building the targets: cargo ${TOOLCHAIN[*]} fuzz build -O -a -s $SANITIZER"
 if [ -d "$FUZZ/target" ]; then BUILD_KIND=incremental; else BUILD_KIND="cold (no fuzz/target)"; fi
 BUILD_START=$SECONDS
-BUILD_CPU=""
-if [ -x /usr/bin/time ]; then
-    build_cpu_file=$(mktemp)
-    /usr/bin/time -f '%U %S' -o "$build_cpu_file" cargo "${TOOLCHAIN[@]}" fuzz build -O -a -s "$SANITIZER"
-    BUILD_CPU=$(tail -n 1 "$build_cpu_file" | awk '{ printf "%.0f", $1 + $2 }')
-    rm -f "$build_cpu_file"
-else
-    cargo "${TOOLCHAIN[@]}" fuzz build -O -a -s "$SANITIZER"
-fi
+build_cpu_file=$(mktemp)
+timed "$build_cpu_file" cargo "${TOOLCHAIN[@]}" fuzz build -O -a -s "$SANITIZER"
+BUILD_CPU=$(cpu_total "$build_cpu_file")
+rm -f "$build_cpu_file"
 BUILD_SECONDS=$(( SECONDS - BUILD_START ))
 [ -n "$TARGETS" ] || TARGETS=$(cargo "${TOOLCHAIN[@]}" fuzz list | tr '\n' ' ')
 read -r -a TARGET_LIST <<<"$TARGETS"
@@ -114,17 +127,6 @@ max_len() {
         *) echo 4096 ;;
     esac
 }
-# Runs a command under /usr/bin/time when present, writing "user system" CPU seconds of its
-# process tree (libFuzzer's fork jobs included: it waits for them) to CPU_FILE.
-timed() { # CPU_FILE COMMAND...
-    local cpu_file=$1
-    shift
-    if [ -x /usr/bin/time ]; then
-        /usr/bin/time -f '%U %S' -o "$cpu_file" "$@"
-    else
-        "$@"
-    fi
-}
 
 # --- run -------------------------------------------------------------------------------------
 log "running ${TARGET_LIST[*]} for ${SECONDS_PER_TARGET}s each, $JOBS fork job(s) per target on $CORES cores"
@@ -150,12 +152,6 @@ status_field() { # LOG FIELD
         if (f == "execs") { gsub(/[#:]/, "", $1); print $1; exit }
         for (i = 1; i < NF; i++) if ($i == f ":") { print $(i + 1); exit }
     }'
-}
-
-# CPU seconds (user + system) of a target's run, from `timed` (empty when not measured).
-cpu_seconds() { # TARGET
-    [ -s "$WORK/$1.cpu" ] || return 0
-    tail -n 1 "$WORK/$1.cpu" | awk '{ printf "%.0f", $1 + $2 }'
 }
 
 # The coverage and corpus timeline: one row per fork-mode status line of each target.
@@ -264,7 +260,7 @@ table() {
         execs=$(status_field "$log_file" execs)
         seconds=$(status_field "$log_file" time | tr -d 's')
         mean=$(awk -v n="${execs:-0}" -v s="${seconds:-0}" 'BEGIN { if (s > 0) printf "%.1f", n / s }')
-        cpu=$(cpu_seconds "$target")
+        cpu=$(cpu_total "$WORK/$target.cpu")
         per_cpu=$(awk -v n="${execs:-0}" -v s="${cpu:-0}" 'BEGIN { if (s > 0) printf "%.1f", n / s }')
         printf '| `%s` | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$target" \
             "$execs" "$mean" "$(status_field "$log_file" exec/s)" "$cpu" "$per_cpu" \

@@ -1,7 +1,7 @@
 //! `join-instructions`: runs one operation of one synthetic case once, for `callgrind.sh` to count
 //! its instructions — a measure that, unlike time, does not move with the load of a shared machine.
 //!
-//! Usage: `join-instructions CASE-ID OP` (OP: `clone`, `join` or `join_owned`) runs it inside
+//! Usage: `join-instructions CASE-ID OP` (OP: `clone`, `join`, `join_owned` or `drop`) runs it inside
 //! [`measured`], the one function `callgrind.sh` collects; `join-instructions --list` prints the
 //! ids of the cases of the scaling slices.
 
@@ -13,8 +13,8 @@ use flatjoin_benches::cases::{self, Op, Profile};
 use serde_json::Value;
 
 /// The operation callgrind counts: everything it calls, nothing before or after. The input stays
-/// with the caller except for `join_owned`, which takes it (so no drop of it is counted for the
-/// others, as criterion does not time one either).
+/// with the caller except for `join_owned` and `drop`, which take it (so no drop of it is counted
+/// for the others, as criterion does not time one either).
 #[inline(never)]
 fn measured(op: Op, input: &mut Option<Value>) -> Option<Result<flatjoin::Flattened, Value>> {
     let options = Options::default();
@@ -46,7 +46,7 @@ fn main() -> ExitCode {
     }
     let (Some(id), Some(op)) = (args.first(), args.get(1).and_then(|o| Op::from_name(o))) else {
         eprintln!(
-            "usage: join-instructions CASE-ID clone|join|join_owned  |  join-instructions --list"
+            "usage: join-instructions CASE-ID clone|join|join_owned|drop  |  join-instructions --list"
         );
         return ExitCode::from(2);
     };

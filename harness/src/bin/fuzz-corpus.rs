@@ -119,12 +119,13 @@ fn save(name: &str, file: &Path, out: &Path, text: Option<&str>) -> Result<(), S
     let target = target(name)?;
     let bytes = fs::read(file).map_err(|e| format!("{}: {e}", file.display()))?;
     let replay = outcome(target, &bytes);
+    let reproduces = replay.is_err();
     let description = match text {
         Some(text) => text.to_owned(),
-        None => replay.clone().unwrap_or_else(|failure| failure),
+        None => replay.unwrap_or_else(|failure| failure),
     };
     let mut regression = Regression::from_crash(target, &bytes, &description);
-    if replay.is_ok() {
+    if !reproduces {
         // The stable replay passes: there is no failure for an `xfail` to mark (a libFuzzer
         // timeout on a starved machine, or a stack or memory limit only the sanitizer build
         // hits), and a passing `xfail` file fails `cargo test`. Saved without it, the file

@@ -192,6 +192,9 @@ impl Counts {
     }
 }
 
+/// How many unexplained validator disagreements a run keeps as examples.
+pub const MAX_DISAGREEMENT_EXAMPLES: usize = 20;
+
 /// What a run found.
 #[derive(Debug, Clone, Default)]
 pub struct CheckResult {
@@ -207,8 +210,14 @@ pub struct CheckResult {
     pub static_unknown: usize,
     /// Widening measure per generated case.
     pub widenings: Vec<f64>,
-    /// Values on which boon and jsonschema disagreed on an original.
+    /// Values on which boon and jsonschema disagreed on an original with no reference cycle to
+    /// explain it (`{"original": …, "value": …}`, the first [`MAX_DISAGREEMENT_EXAMPLES`]).
     pub disagreements: Vec<Value>,
+    /// How many such unexplained disagreements there were in all.
+    pub unexplained_disagreements: usize,
+    /// Disagreements on originals with a reference cycle without progress (undefined by the
+    /// spec: `jsonschema` counts re-entry as valid, `boon` as an error).
+    pub undefined_disagreements: usize,
     /// Violations, with the regression file written for each (generated ones only).
     pub violations: Vec<(Violation, Option<PathBuf>)>,
     /// The shrunk generated case behind the last violation, with its options.
@@ -269,9 +278,12 @@ impl CheckResult {
                     self.static_yes += measure.static_yes;
                     self.static_unknown += measure.static_unknown;
                 }
-                if *name == Oracle::Soundness && self.disagreements.len() < 1000 {
+                if *name == Oracle::Soundness {
+                    self.undefined_disagreements += measure.undefined_disagreements;
+                    self.unexplained_disagreements += measure.disagreements.len();
+                    let room = MAX_DISAGREEMENT_EXAMPLES.saturating_sub(self.disagreements.len());
                     self.disagreements
-                        .extend(measure.disagreements.iter().cloned());
+                        .extend(measure.disagreements.iter().take(room).cloned());
                 }
             }
         }
@@ -315,10 +327,11 @@ impl CheckResult {
             ));
         }
         out.push_str(&format!(
-            "static covers: {} yes, {} unknown; validator disagreements: {}\n",
+            "static covers: {} yes, {} unknown; validator disagreements: {} unexplained, {} on reference cycles without progress\n",
             self.static_yes,
             self.static_unknown,
-            self.disagreements.len()
+            self.unexplained_disagreements,
+            self.undefined_disagreements
         ));
         for r in &self.suite {
             out.push_str(&r.summary());
@@ -988,11 +1001,13 @@ pub fn report_markdown(config: &CheckConfig, result: &CheckResult) -> String {
         md.push_str(&suite::report_markdown(&result.suite));
     }
     md.push_str(&format!(
-        "\n## Validator disagreements\n\nValues on which `boon` and `jsonschema` disagree about an original (set aside, not counted as join bugs): {}.\n",
-        result.disagreements.len()
+        "\n## Validator disagreements\n\nValues on which `boon` and `jsonschema` disagree about an original are set aside (not counted as join bugs):\n\n\
+         - on an original with a reference cycle that makes no progress through the instance (`$ref`s and in-place applicators that return to where they started; the spec leaves infinite recursive nesting undefined, `jsonschema` counts re-entry as valid and `boon` as an error): {}\n\
+         - unexplained: {}\n",
+        result.undefined_disagreements, result.unexplained_disagreements
     ));
     for d in result.disagreements.iter().take(5) {
-        md.push_str(&format!("- `{d}`\n"));
+        md.push_str(&format!("  - `{d}`\n"));
     }
     md.push_str("\n## Inputs the judge cannot compile\n\nSkipped by every oracle (not the join's fault: the original is not a valid schema for its draft):\n\n");
     if result.unjudgeable.is_empty() {

@@ -49,6 +49,21 @@ pub const SUBSCHEMA_KEYWORDS: [(&str, Holds); 22] = [
     ("dependencies", Holds::MapOfSchemasOrNames),
 ];
 
+/// The keywords that apply their subschemas to the instance itself, not to a part of it (a
+/// property, an item): a `$ref` chain through these alone makes no progress through the instance
+/// ([`crate::refs::has_cycle_without_progress`]).
+pub const IN_PLACE_KEYWORDS: [&str; 9] = [
+    "allOf",
+    "anyOf",
+    "oneOf",
+    "not",
+    "if",
+    "then",
+    "else",
+    "dependentSchemas",
+    "dependencies",
+];
+
 /// How `keyword` holds subschemas, or `None` when its value is data.
 pub fn holds(keyword: &str) -> Option<Holds> {
     SUBSCHEMA_KEYWORDS

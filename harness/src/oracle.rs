@@ -219,8 +219,12 @@ pub fn options_json(options: &Options) -> Value {
 pub struct Measure {
     /// Values (or comparisons) actually checked.
     pub checked: usize,
-    /// Values where `boon` and `jsonschema` disagreed on the original (excluded from the check).
+    /// Values where `boon` and `jsonschema` disagreed on an original with no reference cycle
+    /// that explains it, as `{"original": …, "value": …}` (excluded from the check).
     pub disagreements: Vec<Value>,
+    /// Values where they disagreed on an original that holds a reference cycle without progress
+    /// ([`refs::has_cycle_without_progress`]: undefined by the spec; excluded from the check).
+    pub undefined_disagreements: usize,
     /// Static oracle: `covers` answered yes.
     pub static_yes: usize,
     /// Static oracle: `covers` answered unknown (or could not run).
@@ -393,16 +397,26 @@ impl Subject {
     /// Soundness (SPEC I3), dynamic: every sampled branch value the original accepts is accepted
     /// by the presentation. Under `declared` the sampler only adds keys no branch declares, which
     /// is the promised set. Values where boon disagrees with jsonschema on the original are set
-    /// aside as validator disagreements.
+    /// aside as validator disagreements: undefined ones when the original holds a reference cycle
+    /// without progress, the rest listed with their original for triage.
     pub fn soundness(&self) -> Judged {
         let mut measure = Measure::default();
+        let mut cyclic = None;
         for branch in &self.samples {
             for value in &branch.values {
                 let accepted = self.original_judge.is_valid(value);
                 if let Some(second) = &self.second
                     && second.is_valid(value) != accepted
                 {
-                    measure.disagreements.push(value.clone());
+                    if *cyclic
+                        .get_or_insert_with(|| refs::has_cycle_without_progress(&self.original))
+                    {
+                        measure.undefined_disagreements += 1;
+                    } else {
+                        measure
+                            .disagreements
+                            .push(json!({"original": self.original, "value": value}));
+                    }
                     continue;
                 }
                 if !accepted {

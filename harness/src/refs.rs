@@ -1,6 +1,8 @@
 //! The harness's one `$ref` resolver (local references only: the harness never fetches), used by
 //! the sampler and the oracles. Independent of the core's, like the rest of the oracles.
 
+use std::collections::HashMap;
+
 use serde_json::Value;
 
 /// How many `$ref` hops [`follow`] takes at most (a cycle of references ends there).
@@ -58,6 +60,122 @@ pub fn follow<'a>(root: &'a Value, mut schema: &'a Value) -> &'a Value {
         }
     }
     schema
+}
+
+/// Whether `root` holds a reference cycle that makes no progress through the instance: a chain
+/// of `$ref`s and in-place applicators ([`crate::keywords::IN_PLACE_KEYWORDS`]: `allOf`, `not`,
+/// `if`, …) that returns to a schema it started from, such as `{"$defs": {"a": {"$ref":
+/// "#/$defs/a"}}}` or `{"not": {"$ref": "#"}}`. Evaluating one never ends; the JSON Schema core
+/// spec calls such infinite recursive nesting undefined, and validators answer differently
+/// (`jsonschema` counts re-entry as valid, `boon` as an error), so the oracles do not count their
+/// disagreement on such a schema against the join.
+pub fn has_cycle_without_progress(root: &Value) -> bool {
+    let resources = Resources::of(root);
+    // Depth-first over schema nodes by address, with an explicit stack (no recursion on input):
+    // `false` while a node is on the current path, `true` once all its successors are done.
+    let mut state: HashMap<*const Value, bool> = HashMap::new();
+    for &start in &resources.nodes {
+        if state.contains_key(&std::ptr::from_ref(start)) {
+            continue;
+        }
+        state.insert(start, false);
+        let mut path = vec![resources.in_place_successors(start).into_iter()];
+        let mut on_path = vec![start];
+        while let Some(successors) = path.last_mut() {
+            if let Some(next) = successors.next() {
+                match state.get(&std::ptr::from_ref(next)) {
+                    Some(false) => return true,
+                    Some(true) => {}
+                    None => {
+                        state.insert(next, false);
+                        path.push(resources.in_place_successors(next).into_iter());
+                        on_path.push(next);
+                    }
+                }
+            } else {
+                path.pop();
+                if let Some(done) = on_path.pop() {
+                    state.insert(done, true);
+                }
+            }
+        }
+    }
+    false
+}
+
+/// The schema nodes of a document, each with the resource it belongs to: the nearest enclosing
+/// subschema with a non-fragment `$id` (an embedded resource, against which its `#...`
+/// references resolve), or the root.
+struct Resources<'a> {
+    /// Every schema node, in walk order.
+    nodes: Vec<&'a Value>,
+    /// The resource of each node, by address.
+    resource: HashMap<*const Value, &'a Value>,
+    /// The embedded resources by their `$id`.
+    by_id: HashMap<&'a str, &'a Value>,
+}
+
+impl<'a> Resources<'a> {
+    fn of(root: &'a Value) -> Resources<'a> {
+        let mut nodes = Vec::new();
+        crate::keywords::walk_pruned(root, &mut |node| {
+            nodes.push(node);
+            true
+        });
+        let mut by_id = HashMap::new();
+        let mut resource = HashMap::new();
+        // Walk order puts an outer resource before the ones inside it, so an inner resource's
+        // marks overwrite its parent's.
+        for &node in &nodes {
+            let id = node.get("$id").and_then(Value::as_str);
+            let embedded = std::ptr::eq(node, root) || id.is_some_and(|id| !id.starts_with('#'));
+            if !embedded {
+                continue;
+            }
+            if let Some(id) = id {
+                by_id.insert(id.trim_end_matches('#'), node);
+            }
+            crate::keywords::walk_pruned(node, &mut |inner| {
+                resource.insert(std::ptr::from_ref(inner), node);
+                true
+            });
+        }
+        Resources {
+            nodes,
+            resource,
+            by_id,
+        }
+    }
+
+    /// The schemas `node` applies to the same instance: its in-place applicators' subschemas and
+    /// its `$ref`'s target (a fragment against `node`'s resource, an absolute reference against
+    /// the embedded resource with that `$id`).
+    fn in_place_successors(&self, node: &'a Value) -> Vec<&'a Value> {
+        let Value::Object(map) = node else {
+            return Vec::new();
+        };
+        let mut next: Vec<&Value> = crate::keywords::IN_PLACE_KEYWORDS
+            .iter()
+            .filter_map(|keyword| {
+                map.get(*keyword)
+                    .map(|v| crate::keywords::subschemas(keyword, v))
+            })
+            .flatten()
+            .collect();
+        let Some(reference) = map.get("$ref").and_then(Value::as_str) else {
+            return next;
+        };
+        let (base, fragment) = reference.split_once('#').unwrap_or((reference, ""));
+        let resource = if base.is_empty() {
+            self.resource.get(&std::ptr::from_ref(node)).copied()
+        } else {
+            self.by_id.get(base).copied()
+        };
+        if let Some(target) = resource.and_then(|r| resolve(r, &format!("#{fragment}"))) {
+            next.push(target);
+        }
+        next
+    }
 }
 
 fn percent_decode(text: &str) -> String {
@@ -118,5 +236,48 @@ mod tests {
         assert_eq!(resolve(&root, "other.json#/x"), None);
         assert_eq!(follow(&root, &root["x"]), &json!({"type": "string"}));
         assert_eq!(follow(&root, &root["loop"]), &root["loop"]);
+    }
+
+    #[test]
+    fn cycles_through_in_place_applicators_make_no_progress() {
+        // From the open-world disagreements (`flatjoin check`, default seed): a definition that is
+        // its own `$ref`, a property that re-enters itself through `then`, an anchor that names
+        // itself, a two-step chain through `oneOf`, and the root under `not`.
+        for cyclic in [
+            json!({"$defs": {"a": {"$ref": "#/$defs/a"}}}),
+            json!({"properties": {"x": {"if": true, "then": {"$ref": "#/properties/x"}}}}),
+            json!({"$defs": {"a": {"$ref": "#here", "$anchor": "here"}}}),
+            json!({"properties": {"x": {"oneOf": [{"$ref": "#/$defs/b"}, {"const": 1}]}},
+                   "$defs": {"b": {"$ref": "#/properties/x"}}}),
+            json!({"not": {"$ref": "#"}}),
+            json!({"dependentSchemas": {"k": {"allOf": [{"$ref": "#"}]}}}),
+            // Inside an embedded resource, `#/...` is that resource's own pointer.
+            json!({"properties": {"p": {"$id": "https://flatjoin.invalid/e",
+                   "$defs": {"inner": {"$ref": "#/$defs/inner"}},
+                   "allOf": [{"$ref": "#/$defs/inner"}]}}}),
+            json!({"$defs": {"e": {"$id": "https://flatjoin.invalid/e", "not": {"$ref": "#"}}}}),
+            json!({"$defs": {"e": {"$id": "https://flatjoin.invalid/e",
+                   "anyOf": [{"$ref": "https://flatjoin.invalid/e#/anyOf/0"}]}}}),
+        ] {
+            assert!(has_cycle_without_progress(&cyclic), "{cyclic}");
+        }
+        // Recursion through a property, an item or `additionalProperties` moves into the
+        // instance; a reference reached twice without a cycle (a diamond) is no cycle either.
+        for progressing in [
+            json!({"properties": {"next": {"$ref": "#"}}}),
+            json!({"items": {"$ref": "#"}}),
+            json!({"$defs": {"t": {"additionalProperties": {"$ref": "#/$defs/t"}}},
+                   "$ref": "#/$defs/t"}),
+            json!({"allOf": [{"$ref": "#/$defs/i"}, {"$ref": "#/$defs/i"}],
+                   "$defs": {"i": {"type": "integer"}}}),
+            json!({"$ref": "#/$defs/missing"}),
+            // The embedded resource's `#/$defs/inner` is its own, not the root's.
+            json!({"$defs": {"inner": {"$ref": "#/properties/p"}},
+                   "properties": {"p": {"$id": "https://flatjoin.invalid/e",
+                   "$defs": {"inner": {"type": "integer"}}, "$ref": "#/$defs/inner"}}}),
+            json!(true),
+        ] {
+            assert!(!has_cycle_without_progress(&progressing), "{progressing}");
+        }
     }
 }

@@ -403,6 +403,11 @@ pub(crate) fn data_key(value: &Value, out: &mut String) {
     }
 }
 
+/// 2^63, the first double past `i64` (the nearest double to this literal is exactly 2^63).
+const I64_END: f64 = 9.223_372_036_854_776e18;
+/// 2^64, the first double past `u64` (likewise exact).
+const U64_END: f64 = 1.844_674_407_370_955_2e19;
+
 /// A number's key: equal for numbers equal by value (`1`, `1.0`, `1e0`).
 pub(crate) fn number_key(n: &Number) -> String {
     if let Some(i) = n.as_i64() {
@@ -412,7 +417,13 @@ pub(crate) fn number_key(n: &Number) -> String {
         return u.to_string();
     }
     match n.as_f64() {
-        Some(f) if f.fract() == 0.0 && f.abs() < 9.0e15 => format!("{}", f as i64),
+        // An integral double converts exactly wherever the integer type holds it (2^63 and 2^64
+        // are exact doubles), so `1e16` keys like `10000000000000000` (SPEC §3.4: numbers by
+        // value; corpus/regressions/dedup-large-float-equals-integer.json).
+        Some(f) if f.fract() == 0.0 && (-I64_END..I64_END).contains(&f) => {
+            format!("{}", f as i64)
+        }
+        Some(f) if f.fract() == 0.0 && (0.0..U64_END).contains(&f) => format!("{}", f as u64),
         Some(f) => format!("{f:?}"),
         None => n.to_string(),
     }
@@ -437,6 +448,55 @@ mod tests {
         let b = json!({"required": ["a", "b"], "properties": {"n": {"minimum": 1.0}},
                        "enum": ["y", "x"], "type": ["null", "string"]});
         assert!(structurally_equal(&a, &b));
+    }
+
+    #[test]
+    fn numbers_compare_by_value_across_the_integer_ranges() {
+        // corpus/regressions/dedup-large-float-equals-integer.json: `1e16` is `10000000000000000`.
+        let float = |f: f64| Value::Number(Number::from_f64(f).expect("finite"));
+        for (f, int) in [
+            (1e16, json!(10_000_000_000_000_000_i64)),
+            (9e15, json!(9_000_000_000_000_000_i64)),
+            (-1e18, json!(-1_000_000_000_000_000_000_i64)),
+            (1.5e19, json!(15_000_000_000_000_000_000_u64)),
+            (-0.0, json!(0)),
+        ] {
+            assert!(
+                structurally_equal(&json!({"const": float(f)}), &json!({"const": int})),
+                "{f:e} and {int}"
+            );
+            assert_eq!(
+                dedup(vec![json!({"enum": [float(f)]}), json!({"enum": [int]})]).len(),
+                1
+            );
+        }
+        for (a, b) in [
+            (float(1.5), json!(1)),
+            (float(-2.5), json!(-2)),
+            (float(1e16), json!(1)),
+        ] {
+            assert!(
+                !structurally_equal(&json!({"const": a}), &json!({"const": b})),
+                "{a} {b}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_range_ends_are_exact_powers_of_two() {
+        assert_eq!(I64_END, 2f64.powi(63));
+        assert_eq!(U64_END, 2f64.powi(64));
+    }
+
+    #[test]
+    fn dependency_name_lists_are_sets() {
+        let a = json!({"dependencies": {"a": ["b", "c"]}});
+        let b = json!({"dependencies": {"a": ["c", "b", "c"]}});
+        assert!(structurally_equal(&a, &b));
+        assert_eq!(dedup(vec![a.clone(), b]).len(), 1);
+        let c = json!({"dependencies": {"a": ["b"]}});
+        assert!(!structurally_equal(&a, &c));
+        assert_eq!(dedup(vec![a, c]).len(), 2);
     }
 
     #[test]

@@ -9,13 +9,16 @@ use crate::model::{
     Bare, Bound, Branch, Case, Field, Literal, Name, NullStyle, Policy, Shape, Text, Union,
 };
 
-/// A discriminator or `enum` literal: mostly strings, some numbers (`1` and `1.0`), booleans.
+/// A discriminator or `enum` literal: mostly strings, some numbers (`1` and `1.0`, `1e16` written
+/// both ways), booleans.
 pub fn literal() -> impl Strategy<Value = Literal> {
     prop_oneof![
         6 => (0u8..6).prop_map(Literal::Str),
         2 => (0i8..4).prop_map(Literal::Int),
         1 => (0i8..4).prop_map(Literal::IntAsFloat),
         1 => (0i8..3).prop_map(Literal::Half),
+        1 => (1i8..3).prop_map(Literal::Large),
+        1 => (1i8..3).prop_map(Literal::LargeAsFloat),
         1 => any::<bool>().prop_map(Literal::Bool),
         1 => Just(Literal::Null),
     ]

@@ -141,16 +141,29 @@ pub fn canonical_data(value: &Value) -> Value {
     }
 }
 
-/// `1.0` becomes `1`; every other number is kept.
+/// 2^63 (the nearest double to this literal is exactly 2^63).
+const TWO_TO_63: f64 = 9.223_372_036_854_776e18;
+/// 2^64 (likewise exact).
+const TWO_TO_64: f64 = 1.844_674_407_370_955_2e19;
+
+/// A float with an integer value becomes that integer (`1.0` → `1`, `1e16` → `10000000000000000`)
+/// wherever an integer can hold it exactly; every other number is kept.
 fn canonical_number(n: &Number) -> Number {
     if n.is_f64()
         && let Some(f) = n.as_f64()
         && f.fract() == 0.0
-        && f.abs() < 9.0e15
     {
-        // The guard above keeps `f` inside the range where the conversion is exact.
-        #[allow(clippy::cast_possible_truncation, reason = "integral and below 2^53")]
-        return Number::from(f as i64);
+        // 2^63 and 2^64 are exact doubles; an integral double below them converts exactly.
+        #[allow(
+            clippy::cast_possible_truncation,
+            clippy::cast_sign_loss,
+            reason = "integral and inside the target's range"
+        )]
+        if (-TWO_TO_63..TWO_TO_63).contains(&f) {
+            return Number::from(f as i64);
+        } else if (0.0..TWO_TO_64).contains(&f) {
+            return Number::from(f as u64);
+        }
     }
     n.clone()
 }

@@ -70,6 +70,11 @@ pub enum Literal {
     IntAsFloat(i8),
     /// A number with a fractional part (`n + 0.5`).
     Half(i8),
+    /// A large integer, `n` × 10^16 (past 2^53, where a float's integer value needs more than
+    /// a double's exact-integer range to compare), written as an integer.
+    Large(i8),
+    /// The same large integer written as a float (`1e16`): equal to `Large` of the same `n`.
+    LargeAsFloat(i8),
     /// `true` or `false`.
     Bool(bool),
     /// `null`.
@@ -83,6 +88,7 @@ impl Literal {
             Literal::Str(n) => format!("s:{n}"),
             Literal::Int(n) | Literal::IntAsFloat(n) => format!("n:{n}"),
             Literal::Half(n) => format!("n:{n}.5"),
+            Literal::Large(n) | Literal::LargeAsFloat(n) => format!("n:{n}e16"),
             Literal::Bool(b) => format!("b:{b}"),
             Literal::Null => "null".to_owned(),
         }
@@ -92,7 +98,10 @@ impl Literal {
     pub fn type_name(self) -> &'static str {
         match self {
             Literal::Str(_) => "string",
-            Literal::Int(_) | Literal::IntAsFloat(_) => "integer",
+            Literal::Int(_)
+            | Literal::IntAsFloat(_)
+            | Literal::Large(_)
+            | Literal::LargeAsFloat(_) => "integer",
             Literal::Half(_) => "number",
             Literal::Bool(_) => "boolean",
             Literal::Null => "null",

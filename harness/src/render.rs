@@ -184,6 +184,10 @@ pub fn literal_value(literal: Literal) -> Value {
         Literal::Int(n) => json!(n),
         Literal::IntAsFloat(n) => Number::from_f64(f64::from(n)).map_or(Value::Null, Value::Number),
         Literal::Half(n) => Number::from_f64(f64::from(n) + 0.5).map_or(Value::Null, Value::Number),
+        Literal::Large(n) => json!(i64::from(n) * 10_000_000_000_000_000),
+        Literal::LargeAsFloat(n) => {
+            Number::from_f64(f64::from(n) * 1e16).map_or(Value::Null, Value::Number)
+        }
         Literal::Bool(b) => json!(b),
         Literal::Null => Value::Null,
     }

@@ -339,4 +339,103 @@ mod tests {
         let all = json!({"allOf": [{"type": ["string", "null"]}, {"type": "string"}]});
         assert_eq!(k(all), Kinds::of(&[Kind::String]));
     }
+
+    #[test]
+    fn integers_of_either_sign_and_width_are_integers() {
+        assert_eq!(Kind::of_value(&json!(-1)), Kind::Integer);
+        assert_eq!(Kind::of_value(&json!(u64::MAX)), Kind::Integer);
+        assert_eq!(Kind::of_value(&json!(-1.5)), Kind::Number);
+        assert_eq!(Kinds::of_literal(&json!(-3)), Kinds::of(&[Kind::Integer]));
+        assert_eq!(
+            Kinds::of_literal(&json!(u64::MAX)),
+            Kinds::of(&[Kind::Integer])
+        );
+        // A repeated kind is still in the set.
+        assert_eq!(
+            Kinds::of(&[Kind::String, Kind::String]),
+            Kinds::of(&[Kind::String])
+        );
+        assert_eq!(
+            k(json!({"enum": ["a", "b", 1, 2]})),
+            Kinds::of(&[Kind::String, Kind::Integer])
+        );
+    }
+
+    #[test]
+    fn only_scalars_means_no_object_no_array_and_provable() {
+        assert!(Kinds::of(&[Kind::String, Kind::Null, Kind::Number]).only_scalars());
+        assert!(Kinds::NONE.only_scalars());
+        assert!(!Kinds::of(&[Kind::String, Kind::Object]).only_scalars());
+        assert!(!Kinds::of(&[Kind::Array, Kind::Null]).only_scalars());
+        assert!(!Kinds::of(&[Kind::Object]).only_scalars());
+        assert!(!Kinds::Unprovable.only_scalars());
+    }
+
+    #[test]
+    fn ref_siblings_count_from_2019_09_on_and_not_before() {
+        // Draft 2020-12: `$ref` is one more assertion beside `type` (the intersection).
+        let doc = json!({
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "$defs": {"si": {"type": ["string", "integer"]}}
+        });
+        let s = json!({"$ref": "#/$defs/si", "type": ["string", "null"]});
+        assert_eq!(kinds_of(&s, &doc), Kinds::of(&[Kind::String]));
+        // Draft-07: the siblings of `$ref` are ignored.
+        let doc = json!({
+            "$schema": "http://json-schema.org/draft-07/schema#",
+            "definitions": {"si": {"type": ["string", "integer"]}}
+        });
+        let s = json!({"$ref": "#/definitions/si", "type": ["string", "null"]});
+        assert_eq!(
+            kinds_of(&s, &doc),
+            Kinds::of(&[Kind::String, Kind::Integer])
+        );
+    }
+
+    /// `levels` nestings of `wrap` around `{"type": "string"}`.
+    fn nested(levels: usize, wrap: fn(Value) -> Value) -> Value {
+        (0..levels).fold(json!({"type": "string"}), |inner, _| wrap(inner))
+    }
+
+    #[test]
+    fn the_step_bound_holds_for_every_edge() {
+        // MAX_STEPS levels are followed; one more and the schema is unprovable (never a stack
+        // overflow), whichever keyword nests it.
+        let wraps: [fn(Value) -> Value; 3] = [
+            |v| json!({"allOf": [v]}),
+            |v| json!({"anyOf": [v]}),
+            |v| json!({"oneOf": [v, false]}),
+        ];
+        for wrap in wraps {
+            assert_eq!(k(nested(MAX_STEPS, wrap)), Kinds::of(&[Kind::String]));
+            assert!(k(nested(MAX_STEPS + 1, wrap)).is_unprovable());
+        }
+        // A chain of `$ref`s, under 2020-12 and under draft-07 (where `$ref` stands alone).
+        for (schema, container) in [
+            ("https://json-schema.org/draft/2020-12/schema", "$defs"),
+            ("http://json-schema.org/draft-07/schema#", "definitions"),
+        ] {
+            let chain = |links: usize| {
+                let mut defs = serde_json::Map::new();
+                for i in 0..links {
+                    defs.insert(
+                        format!("d{i}"),
+                        json!({"$ref": format!("#/{container}/d{}", i + 1)}),
+                    );
+                }
+                defs.insert(format!("d{links}"), json!({"type": "string"}));
+                json!({"$schema": schema, container: defs})
+            };
+            // The string sits MAX_STEPS steps from `start` (`start` → d0 → … → d255).
+            let doc = chain(MAX_STEPS - 1);
+            let start = json!({"$ref": format!("#/{container}/d0")});
+            assert_eq!(
+                kinds_of(&start, &doc),
+                Kinds::of(&[Kind::String]),
+                "{container}"
+            );
+            let doc = chain(MAX_STEPS + 1);
+            assert!(kinds_of(&start, &doc).is_unprovable(), "{container}");
+        }
+    }
 }

@@ -251,4 +251,67 @@ mod tests {
         assert_eq!(w["pattern"], json!("^a"));
         assert_eq!(w.get("format"), None);
     }
+
+    #[test]
+    fn the_loosest_bound_wins_wherever_it_stands() {
+        // SPEC §3.5: the loosest value of a bound every alternative accepting its type has,
+        // whichever alternative holds it (first, last, or a tie written differently).
+        for order in [[0, 1], [1, 0]] {
+            let alts = [
+                json!({"type": "number", "minimum": 1, "maximum": 9, "exclusiveMinimum": 0,
+                       "exclusiveMaximum": 10}),
+                json!({"type": "number", "minimum": 3, "maximum": 5, "exclusiveMinimum": 2,
+                       "exclusiveMaximum": 6}),
+            ];
+            let w = run(order.iter().map(|&i| alts[i].clone()).collect());
+            assert_eq!(w["minimum"], json!(1), "{order:?}");
+            assert_eq!(w["maximum"], json!(9), "{order:?}");
+            assert_eq!(w["exclusiveMinimum"], json!(0), "{order:?}");
+            assert_eq!(w["exclusiveMaximum"], json!(10), "{order:?}");
+            let alts = [
+                json!({"type": "string", "minLength": 1, "maxLength": 9}),
+                json!({"type": "string", "minLength": 4, "maxLength": 2}),
+            ];
+            let w = run(order.iter().map(|&i| alts[i].clone()).collect());
+            assert_eq!(w["minLength"], json!(1), "{order:?}");
+            assert_eq!(w["maxLength"], json!(9), "{order:?}");
+        }
+    }
+
+    #[test]
+    fn identical_means_equal_by_value() {
+        // `multipleOf` 2 and 2.0 are the same constraint; 2 and 3 are not, nor are two patterns.
+        let w = run(vec![
+            json!({"type": "integer", "multipleOf": 2}),
+            json!({"type": "number", "multipleOf": 2.0}),
+        ]);
+        assert_eq!(w["multipleOf"].as_f64(), Some(2.0));
+        let w = run(vec![
+            json!({"type": "integer", "multipleOf": 2}),
+            json!({"type": "integer", "multipleOf": 3}),
+        ]);
+        assert_eq!(w.get("multipleOf"), None);
+        let w = run(vec![
+            json!({"type": "string", "pattern": "^a"}),
+            json!({"type": "string", "pattern": "^b"}),
+        ]);
+        assert_eq!(w.get("pattern"), None);
+    }
+
+    #[test]
+    fn the_public_widening_is_the_joins() {
+        let alts: Vec<(Value, Kinds)> = [
+            json!({"type": "string", "maxLength": 3}),
+            json!({"type": ["integer", "null"], "minimum": 0}),
+        ]
+        .into_iter()
+        .map(|a| {
+            let k = kinds_of(&a, &a);
+            (a, k)
+        })
+        .collect();
+        let public = widen_scalars(&alts);
+        assert_eq!(public, widen(&alts, WidenFaults::default()));
+        assert!(public.contains_key("maxLength") && public.contains_key("minimum"));
+    }
 }

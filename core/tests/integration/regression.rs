@@ -348,3 +348,164 @@ fn literal_set_ends_on_a_reference_cycle_through_all_of() {
     );
     assert!(validator(&flat).is_valid(&json!({"op": "a", "p": "s"})));
 }
+
+/// A near miss (two or more non-null members, one an object with a literal property, directly or
+/// behind a `$ref`) is reported as skipped; a nullable wrapper (`type: "null"`, `const: null` or
+/// `enum: [null]` beside one member) and a union of scalars are not. (Mutants of `is_near_miss`,
+/// `is_null_schema` and `resolve` in `identify.rs` survived every test before this one.)
+#[test]
+fn near_misses_are_reported_and_nullable_wrappers_are_not() {
+    let literal_object = json!({"type": "object", "properties": {"kind": {"const": "a"}},
+                                "required": ["kind"]});
+    let under_p = |union: serde_json::Value| {
+        json!({"type": "object", "properties": {"p": union},
+               "$defs": {"o": literal_object.clone()}})
+    };
+    for (union, near_miss) in [
+        (
+            json!({"anyOf": [literal_object.clone(), {"type": "string"}]}),
+            true,
+        ),
+        (
+            json!({"anyOf": [{"$ref": "#/$defs/o"}, {"type": "string"}]}),
+            true,
+        ),
+        (
+            json!({"anyOf": [literal_object.clone(), {"type": "null"}]}),
+            false,
+        ),
+        (
+            json!({"anyOf": [literal_object.clone(), {"const": null}]}),
+            false,
+        ),
+        (
+            json!({"anyOf": [{"enum": [null]}, literal_object.clone()]}),
+            false,
+        ),
+        (
+            json!({"anyOf": [{"type": "string"}, {"type": "integer"}]}),
+            false,
+        ),
+    ] {
+        let flat = flatten(&under_p(union.clone()), &Options::default()).expect("flattens");
+        let skipped: Vec<&str> = flat
+            .diagnostics
+            .skipped
+            .iter()
+            .map(|s| s.pointer.as_str())
+            .collect();
+        if near_miss {
+            assert_eq!(skipped, ["/properties/p"], "{union}");
+        } else {
+            assert!(skipped.is_empty(), "{union}: {skipped:?}");
+        }
+    }
+}
+
+/// A branch closed by `additionalProperties: false` or `unevaluatedProperties: false` stays open
+/// for the keys another keyword of it evaluates: `patternProperties` beside
+/// `additionalProperties`, an `anyOf`/`oneOf` inside an `allOf` member beside
+/// `unevaluatedProperties`. The presentation must accept those values (judged by `jsonschema`).
+#[test]
+fn keys_other_keywords_evaluate_keep_a_closed_branch_open() {
+    let other = json!({"type": "object", "properties": {"op": {"const": "b"}}, "required": ["op"],
+                       "additionalProperties": false});
+    for (branch, value) in [
+        (
+            json!({"type": "object", "properties": {"op": {"const": "a"}}, "required": ["op"],
+                   "additionalProperties": false, "patternProperties": {"^x-": {"type": "integer"}}}),
+            json!({"op": "a", "x-n": 1}),
+        ),
+        (
+            json!({"type": "object", "properties": {"op": {"const": "a"}}, "required": ["op"],
+                   "unevaluatedProperties": false,
+                   "allOf": [{"anyOf": [{"properties": {"extra": {"type": "integer"}}}]}]}),
+            json!({"op": "a", "extra": 1}),
+        ),
+        (
+            json!({"type": "object", "properties": {"op": {"const": "a"}}, "required": ["op"],
+                   "unevaluatedProperties": false,
+                   "allOf": [{"oneOf": [{"properties": {"extra": {"type": "integer"}}}]}]}),
+            json!({"op": "a", "extra": 1}),
+        ),
+    ] {
+        let original = json!({"$schema": "https://json-schema.org/draft/2020-12/schema",
+                              "oneOf": [branch, other]});
+        assert!(
+            validator(&original).is_valid(&value),
+            "{original} accepts {value}"
+        );
+        for open_branches in [OpenBranches::Declared, OpenBranches::Permissive] {
+            let options = Options::default().with_open_branches(open_branches);
+            let flat = flatten(&original, &options).expect("flattens");
+            assert!(
+                validator(&flat.schema).is_valid(&value),
+                "{original} → {} must accept {value}",
+                flat.schema
+            );
+        }
+    }
+}
+
+/// A reference into a flattened branch is hoisted into the document's definitions container:
+/// the one it already has, else `definitions` up to draft-07 and `$defs` from 2019-09 on, under
+/// a fresh `flatjoin_ref_N` name (SPEC §6). (Mutants of `container_name` and `Names::fresh`
+/// survived every test before this one.)
+#[test]
+fn hoisted_definitions_go_where_the_draft_keeps_them() {
+    let branches = json!([
+        {"type": "object", "properties": {"op": {"const": "a"}, "options": {"type": "object",
+         "properties": {"force": {"type": "boolean"}}, "additionalProperties": false}},
+         "required": ["op"], "additionalProperties": false},
+        {"type": "object", "properties": {"op": {"const": "b"},
+         "options": {"$ref": "#/anyOf/0/properties/options"}}, "required": ["op"],
+         "additionalProperties": false}
+    ]);
+    for (schema, existing, container) in [
+        (
+            "http://json-schema.org/draft-07/schema#",
+            None,
+            "definitions",
+        ),
+        (
+            "https://json-schema.org/draft/2020-12/schema",
+            None,
+            "$defs",
+        ),
+        (
+            "http://json-schema.org/draft-07/schema#",
+            Some("$defs"),
+            "$defs",
+        ),
+        (
+            "https://json-schema.org/draft/2020-12/schema",
+            Some("definitions"),
+            "definitions",
+        ),
+    ] {
+        let mut original = json!({"$schema": schema, "anyOf": branches});
+        if let Some(name) = existing {
+            original[name] = json!({"Mine": {"type": "string"}});
+        }
+        let flat = flatten(&original, &Options::default()).expect("flattens");
+        let hoisted = &flat.schema[container]["flatjoin_ref_1"];
+        assert!(
+            hoisted.is_object(),
+            "{schema} {existing:?}: {}",
+            flat.schema
+        );
+        assert_eq!(
+            flat.schema["properties"]["options"]["anyOf"]
+                .as_array()
+                .map(|alts| alts
+                    .iter()
+                    .any(|a| a["$ref"] == format!("#/{container}/flatjoin_ref_1"))),
+            Some(true),
+            "{}",
+            flat.schema
+        );
+        let judge = validator(&flat.schema);
+        assert!(judge.is_valid(&json!({"op": "b", "options": {"force": true}})));
+        assert!(!judge.is_valid(&json!({"op": "b", "options": {"force": 1}})));
+    }
+}

@@ -509,3 +509,25 @@ fn hoisted_definitions_go_where_the_draft_keeps_them() {
         assert!(!judge.is_valid(&json!({"op": "b", "options": {"force": 1}})));
     }
 }
+
+/// Up to draft-07 a bound beside `$ref` is ignored, so it must not survive scalar widening either:
+/// every alternative here has a `maxLength`, but the one beside `$ref` does not bind, and the
+/// original accepts any string for that branch. (A mutant that kept it survived every test before
+/// this one.)
+#[test]
+fn draft07_ref_sibling_bounds_do_not_survive_widening() {
+    let original = json!({
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "definitions": {"S": {"type": "string"}},
+        "oneOf": [
+            {"type": "object", "properties": {"t": {"const": "a"},
+             "s": {"$ref": "#/definitions/S", "maxLength": 1}}, "required": ["t"]},
+            {"type": "object", "properties": {"t": {"const": "b"},
+             "s": {"type": "string", "maxLength": 2}}, "required": ["t"]}
+        ]
+    });
+    let value = json!({"t": "a", "s": "longer than both"});
+    assert!(validator(&original).is_valid(&value));
+    let flat = flatten(&original, &Options::default()).expect("flattens");
+    assert!(validator(&flat.schema).is_valid(&value), "{}", flat.schema);
+}

@@ -535,3 +535,51 @@ fn draft07_ref_sibling_bounds_do_not_survive_widening() {
     let flat = flatten(&original, &Options::default()).expect("flattens");
     assert!(validator(&flat.schema).is_valid(&value), "{}", flat.schema);
 }
+
+/// Under the permissive reading, a key one branch declares is, in every other open branch, what
+/// that branch's catch-all says (SPEC §2.8): its typed `additionalProperties`, nothing where a
+/// `patternProperties`-only branch forbids it, anything where nothing constrains it. (Mutants of
+/// `undeclared` in `project.rs` survived every test before this one.)
+#[test]
+fn permissive_reading_takes_each_branchs_catch_all() {
+    let declares_x = json!({"type": "object", "properties": {"op": {"const": "a"},
+                            "x": {"type": "string"}}, "required": ["op"]});
+    let typed = json!({"type": "object", "properties": {"op": {"const": "b"}}, "required": ["op"],
+                       "additionalProperties": {"type": "integer"}});
+    let patterned = json!({"type": "object", "properties": {"op": {"const": "b"}},
+                           "required": ["op"], "additionalProperties": false,
+                           "patternProperties": {"^y": {}}});
+    let open = json!({"type": "object", "properties": {"op": {"const": "b"}}, "required": ["op"]});
+    let permissive = Options::default().with_open_branches(OpenBranches::Permissive);
+    for (other, accepted, rejected) in [
+        (typed, vec![json!("s"), json!(1)], vec![json!(true)]),
+        (patterned, vec![json!("s")], vec![json!(1)]),
+        (open, vec![json!("s"), json!(1), json!(true)], vec![]),
+    ] {
+        let original = json!({"$schema": "https://json-schema.org/draft/2020-12/schema",
+                              "oneOf": [declares_x.clone(), other]});
+        let flat = flatten(&original, &permissive).expect("flattens");
+        assert!(
+            jsonschema::meta::is_valid(&flat.schema),
+            "not a valid schema: {}",
+            flat.schema
+        );
+        let judge = validator(&flat.schema);
+        for x in accepted {
+            let value = json!({"op": "b", "x": x});
+            assert!(
+                judge.is_valid(&value),
+                "{} must accept {value}",
+                flat.schema
+            );
+        }
+        for x in rejected {
+            let value = json!({"op": "b", "x": x});
+            assert!(
+                !judge.is_valid(&value),
+                "{} must reject {value}",
+                flat.schema
+            );
+        }
+    }
+}

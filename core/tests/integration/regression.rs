@@ -583,3 +583,34 @@ fn permissive_reading_takes_each_branchs_catch_all() {
         }
     }
 }
+
+/// Only a pure `anyOf`/`oneOf` wrapper is replaced by its members (SPEC §3.3): beside an
+/// assertion (`minLength`) the wrapper is one alternative, and its bound binds the widened
+/// property. (A mutant that expanded it anyway survived every test before this one.)
+#[test]
+fn a_wrapper_beside_an_assertion_is_not_expanded() {
+    let original = json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "oneOf": [
+            {"type": "object", "properties": {"op": {"const": "a"},
+             "p": {"anyOf": [{"type": "string"}, {"type": "integer"}], "minLength": 3}},
+             "required": ["op"]},
+            {"type": "object", "properties": {"op": {"const": "b"}, "p": {"type": "boolean"}},
+             "required": ["op"]}
+        ]
+    });
+    let flat = flatten(&original, &Options::default()).expect("flattens");
+    let judge = validator(&flat.schema);
+    for p in [json!("abc"), json!(7), json!(true)] {
+        assert!(
+            judge.is_valid(&json!({"op": "a", "p": p})),
+            "{}",
+            flat.schema
+        );
+    }
+    assert!(
+        !judge.is_valid(&json!({"op": "a", "p": "ab"})),
+        "minLength binds every string alternative: {}",
+        flat.schema
+    );
+}

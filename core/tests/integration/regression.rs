@@ -614,3 +614,56 @@ fn a_wrapper_beside_an_assertion_is_not_expanded() {
         flat.schema
     );
 }
+
+/// What a union that is not a discriminated union reports (SPEC §1), for the rules surviving
+/// mutants of `identify.rs` showed untested: a branch that is `false` through `allOf` is not an
+/// object schema; object or array literals are no discriminator; among several failing
+/// candidates the one that got furthest through the rules is the reason given.
+#[test]
+fn skip_reasons_name_the_rule_that_failed() {
+    use flatjoin::SkipReason;
+    let skipped = |union: serde_json::Value| {
+        let flat = flatten(&union, &Options::default()).expect("flattens");
+        assert!(
+            flat.diagnostics.flattened.is_empty(),
+            "{union} was flattened"
+        );
+        flat.diagnostics.skipped.first().map(|s| s.reason.clone())
+    };
+    let branch = |op: serde_json::Value| json!({"type": "object", "properties": {"op": {"const": op}}, "required": ["op"]});
+    // A branch that accepts nothing: its `false` part fails the object check.
+    let mut nothing = branch(json!("b"));
+    nothing["allOf"] = json!([false]);
+    assert!(matches!(
+        skipped(json!({"oneOf": [branch(json!("a")), nothing]})),
+        Some(SkipReason::BranchNotObject { branch: 1 })
+    ));
+    // Object and array literals are not a discriminator's literal set: not flattened, and not
+    // even a near miss (no property holds a literal set).
+    for (a, b) in [(json!({"k": 1}), json!({"k": 2})), (json!([1]), json!([2]))] {
+        assert_eq!(
+            skipped(json!({"oneOf": [branch(a.clone()), branch(b.clone())]})),
+            None
+        );
+    }
+    // `op` fails at rule 3 (not required in branch 1), `mode` at rule 4 (overlapping literals):
+    // the reason is the one that got further, whichever candidate comes first.
+    for (first, second) in [("op", "mode"), ("mode", "op")] {
+        let make = |op: &str, mode: &str, required: serde_json::Value| {
+            let mut props = serde_json::Map::new();
+            props.insert(first.to_owned(), json!({}));
+            props.insert(second.to_owned(), json!({}));
+            props.insert("op".into(), json!({"const": op}));
+            props.insert("mode".into(), json!({"const": mode}));
+            json!({"type": "object", "properties": props, "required": required})
+        };
+        let reason = skipped(json!({"oneOf": [
+            make("a", "m", json!(["op", "mode"])),
+            make("b", "m", json!(["mode"]))
+        ]}));
+        assert!(
+            matches!(reason, Some(SkipReason::OverlappingLiterals { ref property, .. }) if property == "mode"),
+            "{first} first: {reason:?}"
+        );
+    }
+}

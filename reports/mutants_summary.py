@@ -113,14 +113,20 @@ def main():
             final.setdefault(key(n), []).append(s)
     for n, s in p3:
         final.setdefault(key(n), []).append(s)
-    harness_caught = collections.Counter(key(n) for n, s in p2 + p4 if s == "CaughtMutant")
-    harness_judged = {key(n) for n, _ in p2 + p4}
+    # Pass 2 ran on the code before the number fix (line numbers moved): match it by file and
+    # description. Pass 4 ran on the same code as pass 3 (and also re-ran some mutants of the
+    # same description that were never survivors): match it by exact name.
+    harness_caught = collections.Counter(key(n) for n, s in p2 if s == "CaughtMutant")
+    p4_caught = {n for n, s in p4 if s == "CaughtMutant"}
+    p4_judged = {n for n, _ in p4}
+    harness_judged = {key(n) for n, _ in p2}
     survivors = []
     for n, s in p3:
         if s == "MissedMutant":
             k = key(n)
-            if harness_caught[k] > 0:
-                harness_caught[k] -= 1
+            if n in p4_caught or harness_caught[k] > 0:
+                if n not in p4_caught:
+                    harness_caught[k] -= 1
                 final[k][final[k].index("MissedMutant")] = "CaughtMutant"
             else:
                 survivors.append(n)
@@ -159,14 +165,14 @@ def main():
     print()
     print("Survivors by class: " + ", ".join(f"{c}: {n}" for c, n in sorted(classes.items())) + ".\n")
     print("## Survivors\n")
-    unjudged = [n for n in survivors if key(n) not in harness_judged]
+    unjudged = [n for n in survivors if key(n) not in harness_judged and n not in p4_judged]
     if unjudged:
-        print(f"{len(unjudged)} of the survivors were judged by the core's tests only (pass 2 was stopped before it reached them; the harness's tests may still catch some): marked *core only* below.\n")
+        print(f"{len(unjudged)} of the survivors were judged by the core's tests only (pass 2 was stopped before it reached them and pass 4, which left out the equivalent and fault-switch ones, ended part way; the harness's tests may still catch some of the others): marked *core only* below.\n")
     print("| mutant (line:col as of pass 3) | judged by | class | why it survives / what kills it |")
     print("|---|---|---|---|")
     for n in sorted(survivors, key=lambda n: (note(n)[0], n)):
         cls, text = note(n)
-        by = "core + harness" if key(n) in harness_judged else "*core only*"
+        by = "core + harness" if key(n) in harness_judged or n in p4_judged else "*core only*"
         cell = n.replace("|", "\\|")
         print(f"| `{cell}` | {by} | {cls} | {text.replace('|', chr(92) + '|')} |")
     print()

@@ -79,24 +79,21 @@ pub fn has_cycle_without_progress(root: &Value) -> bool {
             continue;
         }
         state.insert(start, false);
-        let mut path = vec![resources.in_place_successors(start).into_iter()];
-        let mut on_path = vec![start];
-        while let Some(successors) = path.last_mut() {
+        // The current path: each node with the successors not yet visited.
+        let mut path = vec![(start, resources.in_place_successors(start).into_iter())];
+        while let Some((node, successors)) = path.last_mut() {
             if let Some(next) = successors.next() {
                 match state.get(&std::ptr::from_ref(next)) {
                     Some(false) => return true,
                     Some(true) => {}
                     None => {
                         state.insert(next, false);
-                        path.push(resources.in_place_successors(next).into_iter());
-                        on_path.push(next);
+                        path.push((next, resources.in_place_successors(next).into_iter()));
                     }
                 }
             } else {
+                state.insert(*node, true);
                 path.pop();
-                if let Some(done) = on_path.pop() {
-                    state.insert(done, true);
-                }
             }
         }
     }

@@ -388,7 +388,8 @@ fn near_misses_are_reported_and_nullable_wrappers_are_not() {
         ),
     ] {
         let flat = flatten(&under_p(union.clone()), &Options::default()).expect("flattens");
-        // The owned path (no `$ref` here, so it moves instead of copying) records the same.
+        // The owned path (which moves instead of copying where there is no `$ref`) records the
+        // same.
         let owned =
             flatjoin::flatten_owned(under_p(union.clone()), &Options::default()).expect("flattens");
         assert_eq!(owned.diagnostics, flat.diagnostics, "{union}");

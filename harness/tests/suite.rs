@@ -1,5 +1,6 @@
 //! The official JSON-Schema-Test-Suite as a corpus (`flatjoin_harness::suite`): one test per
-//! draft, each running the three parts (flatten, wrapped, validate) judged by `jsonschema`.
+//! draft (2020-12, 2019-09, 07, 06, 04), each running the three parts (flatten, wrapped,
+//! validate) judged by `jsonschema`.
 
 use flatjoin_harness::suite::{self, SuiteReport};
 
@@ -44,4 +45,19 @@ fn draft2020_12() {
 #[test]
 fn draft7() {
     check("draft7");
+}
+
+#[test]
+fn draft2019_09() {
+    check("draft2019-09");
+}
+
+#[test]
+fn draft6() {
+    check("draft6");
+}
+
+#[test]
+fn draft4() {
+    check("draft4");
 }

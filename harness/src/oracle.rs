@@ -24,6 +24,7 @@ use flatjoin::{Flattened, OpenBranches, Options, Scope};
 use jsonschema::canonical::Containment;
 use serde_json::{Map, Value, json};
 
+use crate::drafts::{self, Draft};
 use crate::identity::{Forget, canonical_data, canonical_text, sorted_text};
 use crate::keywords;
 use crate::model::{Case, Literal};
@@ -63,6 +64,8 @@ pub enum Oracle {
     DuplicateBranch,
     /// Every dialect form yields the same presentation.
     Dialect,
+    /// The case spelled in an older draft (draft-04) is flattened soundly too.
+    DraftForms,
     /// A corpus case's own expectations (its `tests` and expected `presentation`).
     CorpusExpectations,
     /// Flatten accepts a valid schema without error.
@@ -71,7 +74,7 @@ pub enum Oracle {
 
 impl Oracle {
     /// Every oracle, in report order.
-    pub const ALL: [Oracle; 15] = [
+    pub const ALL: [Oracle; 16] = [
         Oracle::Soundness,
         Oracle::PresentationValidity,
         Oracle::StaticSoundness,
@@ -85,6 +88,7 @@ impl Oracle {
         Oracle::BranchOrder,
         Oracle::DuplicateBranch,
         Oracle::Dialect,
+        Oracle::DraftForms,
         Oracle::CorpusExpectations,
         Oracle::FlattenAccepts,
     ];
@@ -105,6 +109,7 @@ impl Oracle {
             Oracle::BranchOrder => "branch-order-invariance",
             Oracle::DuplicateBranch => "duplicate-branch-invariance",
             Oracle::Dialect => "dialect-invariance",
+            Oracle::DraftForms => "draft-forms",
             Oracle::CorpusExpectations => "corpus-expectations",
             Oracle::FlattenAccepts => "flatten-accepts",
         }
@@ -949,7 +954,7 @@ pub enum Sweep {
     /// The oracles that judge one flatten of the case (soundness, validity, static soundness,
     /// object guarantee, structure, dedup, no blow-up, runtime boundary). The oracles that
     /// flatten the case again or re-render it (determinism, one implementation, branch order,
-    /// duplicate branch, dialect) and the widening measure are left out: they cost more than
+    /// duplicate branch, dialect, draft forms) and the widening measure are left out: they cost more than
     /// the rest together, so the `join_structured` fuzz target runs them on a deterministic
     /// share of its inputs only ([`Sweep::for_input`]).
     OneFlatten,
@@ -1462,6 +1467,38 @@ pub fn dialect_invariance(case: &Case, options: &Options) -> Judged {
     Ok(passed(checked))
 }
 
+/// Draft forms (model): the reference rendering spelled in draft-04 ([`drafts::rewrite`]) — the
+/// tags as one-value `enum`s, and with `const` kept, an unknown keyword there, so that the union
+/// is no discriminated union — is judged as a subject of its own by the one-flatten oracles
+/// (soundness under draft-04's reading of `integer`, presentation validity by draft-04's
+/// meta-schema, …). The violation names the form and the inner oracle; its schema is the form.
+pub fn draft_forms(case: &Case, options: &Options) -> Judged {
+    let original = render(&case.normalized());
+    let mut checked = 0;
+    for (keep_const, form) in [(false, "draft-04"), (true, "draft-04 with const kept")] {
+        let schema = drafts::rewrite(&original, Draft::Draft4, keep_const);
+        let subject = match Subject::prepare(&schema, options) {
+            Ok(Ok(subject)) => subject,
+            // The judge cannot compile the form: nothing to judge it by.
+            Ok(Err(_)) => continue,
+            Err(v) => return Err(in_draft_form(v, form)),
+        };
+        for (_, outcome) in subject.outcomes(Sweep::OneFlatten) {
+            if let Outcome::Failed(v) = outcome {
+                return Err(in_draft_form(*v, form));
+            }
+        }
+        checked += 1;
+    }
+    Ok(passed(checked))
+}
+
+fn in_draft_form(mut v: Violation, form: &str) -> Violation {
+    v.message = format!("the {form} form, {}: {}", v.oracle, v.message);
+    v.oracle = Oracle::DraftForms;
+    v
+}
+
 fn dialect_variant_name(dialect: Dialect) -> String {
     format!("{}:{}", Oracle::Dialect, dialect.name())
 }
@@ -1526,6 +1563,7 @@ pub fn evaluate_case_with(case: &Case, options: &Options, sweep: Sweep) -> CaseR
             run(duplicate_branch_invariance(&case, options)),
         ));
         outcomes.push((Oracle::Dialect, run(dialect_invariance(&case, options))));
+        outcomes.push((Oracle::DraftForms, run(draft_forms(&case, options))));
     }
     CaseReport { outcomes, widening }
 }

@@ -6,6 +6,7 @@ use std::collections::{HashMap, HashSet};
 use serde_json::{Map, Value};
 
 use crate::diagnostics::{Diagnostics, FlattenedSite, SkippedSite};
+use crate::draft::Draft;
 use crate::error::Error;
 use crate::fasthash::{FastMap, FastSet};
 use crate::identify::{self, Identified, Part, PartView, Union};
@@ -20,6 +21,7 @@ use crate::{Flattened, OpenBranches, Options, Scope};
 const KEPT_BEFORE: &[&str] = &[
     "$schema",
     "$id",
+    "id",
     "$anchor",
     "$dynamicAnchor",
     "$comment",
@@ -440,6 +442,7 @@ impl Projector<'_> {
         let n = union.branches.len();
         let d = union.discriminator.as_str();
         let permissive = self.options.open_branches == OpenBranches::Permissive;
+        let draft = Draft::of(self.document);
 
         // Fold each projected branch, keeping only owned facts so the definitions can then be
         // moved out of the projected parts instead of copied.
@@ -471,7 +474,7 @@ impl Projector<'_> {
                         _ => None,
                     })
                     .collect();
-                let folded = identify::fold(&views);
+                let folded = identify::fold(&views, draft);
                 branches.push(BranchFacts {
                     properties: folded
                         .properties
@@ -501,6 +504,7 @@ impl Projector<'_> {
             discriminator: d,
             literals: &literals,
             document: self.document,
+            draft,
             faults: self.faults,
         };
 

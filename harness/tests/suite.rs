@@ -28,9 +28,11 @@ fn check(draft: &str) {
     assert!(report.wrapped.instances > 500, "{}", report.summary());
     assert!(report.validate.instances > 500, "{}", report.summary());
     // The wrapping must reach the join: the two-branch forms (half of the wrappings) are
-    // flattened unless the suite schema makes the branch a non-object.
+    // flattened unless the suite schema makes the branch a non-object. Draft-04 is wrapped twice,
+    // and its `const`-tagged half is no discriminated union there (SPEC §6 decision 29).
+    let tag_forms = if draft == "draft4" { 2 } else { 1 };
     assert!(
-        report.wrapped.flattened * 3 > report.wrapped.schemas,
+        report.wrapped.flattened * 3 * tag_forms > report.wrapped.schemas,
         "{}",
         report.summary()
     );

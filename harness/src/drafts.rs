@@ -51,6 +51,30 @@ impl Draft {
     }
 }
 
+/// The draft `doc` declares by its root `$schema` (the harness's own reading, written apart from
+/// the core's `flatjoin::Draft`): 2020-12 when undeclared or unknown.
+pub fn declared(doc: &Value) -> Draft {
+    let uri = doc
+        .get("$schema")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    let uri = uri.trim_end_matches('#');
+    [
+        Draft::Draft4,
+        Draft::Draft6,
+        Draft::Draft7,
+        Draft::Draft2019,
+        Draft::Draft2020,
+    ]
+    .into_iter()
+    .find(|d| {
+        let meta = d.meta_schema().trim_end_matches('#');
+        let path = |u: &str| u.split_once("://").map(|(_, p)| p.to_owned());
+        path(meta).is_some() && path(meta) == path(uri)
+    })
+    .unwrap_or(Draft::Draft2020)
+}
+
 /// `doc`, a draft 2020-12 document written by the generators, spelled in `draft` with its
 /// `$schema` declared. `keep_const` (draft-04 only) leaves `const` as it is, an unknown keyword
 /// there, instead of writing a one-value `enum`.

@@ -602,6 +602,10 @@ impl Subject {
     /// (unless the original already had such a node), and the core's `dedup` is idempotent, keeps
     /// one of each identity class and loses none, judged by the harness's own identity.
     pub fn dedup(&self) -> Judged {
+        let forget = Forget {
+            draft04: drafts::declared(&self.original) == Draft::Draft4,
+            ..Forget::default()
+        };
         let duplicated = |schema: &Value| {
             let mut dup: Option<Value> = None;
             walk_schemas(schema, &mut |node| {
@@ -609,7 +613,7 @@ impl Subject {
                     if let Some(Value::Array(members)) = node.get(keyword) {
                         let mut seen = std::collections::HashSet::new();
                         for m in members {
-                            if !seen.insert(canonical_text(m, Forget::default())) && dup.is_none() {
+                            if !seen.insert(canonical_text(m, forget)) && dup.is_none() {
                                 dup = Some(node.clone());
                             }
                         }
@@ -1316,6 +1320,7 @@ pub fn branch_order_invariance(case: &Case, options: &Options) -> Judged {
     let forget = Forget {
         alternative_order: true,
         dialect: false,
+        draft04: false,
     };
     let mut checked = 0;
     for permutation in ["reversed", "rotated"] {
@@ -1403,6 +1408,7 @@ pub fn compare_duplicate(base: &Value, other: &Value, tag: &str, fresh: &Value) 
             Forget {
                 alternative_order: true,
                 dialect: false,
+                draft04: false,
             },
         )
     };
@@ -1441,6 +1447,7 @@ pub fn dialect_invariance(case: &Case, options: &Options) -> Judged {
     let forget = Forget {
         alternative_order: false,
         dialect: true,
+        draft04: false,
     };
     let base_text = canonical_text(&base, forget);
     let mut checked = 0;

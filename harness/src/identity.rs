@@ -258,7 +258,7 @@ mod tests {
         assert!(!structurally_identical(&a, &b));
         let forget = Forget {
             alternative_order: true,
-            dialect: false,
+            ..Forget::default()
         };
         assert_eq!(canonical_text(&a, forget), canonical_text(&b, forget));
     }

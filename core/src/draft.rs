@@ -136,6 +136,23 @@ impl Draft {
         self >= Draft::Draft201909
     }
 
+    /// Whether `keyword`, one that holds subschemas in some draft, is a keyword of this draft:
+    /// `if`/`then`/`else` from draft-07, `contains`/`propertyNames` from draft-06,
+    /// `dependentSchemas`, `unevaluated*` and `contentSchema` from 2019-09, `prefixItems` in
+    /// 2020-12. Elsewhere its value is data that is never evaluated: the join neither walks nor
+    /// flattens it, and a reference inside it need not resolve.
+    pub fn knows(self, keyword: &str) -> bool {
+        match keyword {
+            "if" | "then" | "else" => self >= Draft::Draft7,
+            "contains" | "propertyNames" => self >= Draft::Draft6,
+            "dependentSchemas" | "unevaluatedProperties" | "unevaluatedItems" | "contentSchema" => {
+                self >= Draft::Draft201909
+            }
+            "prefixItems" => self == Draft::Draft202012,
+            _ => true,
+        }
+    }
+
     /// The keyword that sets a base URI (`id` in draft-04, `$id` after).
     pub fn id_keyword(self) -> &'static str {
         if self == Draft::Draft4 { "id" } else { "$id" }
@@ -306,6 +323,12 @@ mod tests {
             ]
         );
         assert_eq!(Draft::Draft4.false_schema(), json!({"not": {}}));
+        let knows = |k: &'static str| Draft::ALL.map(|d| d.knows(k)).to_vec();
+        assert_eq!(knows("then"), [false, false, true, true, true]);
+        assert_eq!(knows("propertyNames"), [false, true, true, true, true]);
+        assert_eq!(knows("unevaluatedItems"), [false, false, false, true, true]);
+        assert_eq!(knows("prefixItems"), [false, false, false, false, true]);
+        assert_eq!(knows("allOf"), [true; 5]);
         assert_eq!(Draft::Draft6.false_schema(), json!(false));
     }
 }

@@ -31,7 +31,7 @@ const KEPT_BEFORE: &[&str] = &[
 /// Annotations of a union node kept after the object keywords.
 const KEPT_AFTER: &[&str] = &["examples", "default", "deprecated", "readOnly", "writeOnly"];
 /// The sibling object keywords of a union that fold into every branch.
-const SIBLING_KEYWORDS: &[&str] = &[
+pub(crate) const SIBLING_KEYWORDS: &[&str] = &[
     "type",
     "properties",
     "required",
@@ -226,7 +226,11 @@ impl Projector<'_> {
                 Identified::NotUnion(None) => {}
             }
         }
+        let draft = self.facts.draft;
         let mapped = keywords::map_subschemas(map, |place, child| {
+            if !draft.knows(place.keyword()) {
+                return Ok(child.clone());
+            }
             let len = ptr.len();
             place.push_onto(ptr);
             let result = self.project(child, ptr);
@@ -415,8 +419,9 @@ impl Projector<'_> {
         sites: &mut HashMap<String, Identified>,
     ) -> Result<(), Error> {
         let mut result = Ok(());
+        let draft = self.facts.draft;
         keywords::subschemas_mut(map, |place, child| {
-            if result.is_ok() {
+            if result.is_ok() && draft.knows(place.keyword()) {
                 let len = ptr.len();
                 place.push_onto(ptr);
                 match self.project_owned(child.take(), ptr, sites) {

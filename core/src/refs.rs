@@ -84,11 +84,18 @@ fn container_name(document: &Value) -> &'static str {
     Draft::of(document).definitions_container()
 }
 
-/// Whether `target` (a pointer into the original) lies inside the branches of a flattened union.
+/// Whether `target` (a pointer into the original) lies inside what a flattened union rewrites:
+/// its branches, or the sibling object keywords that fold into every branch (`properties`,
+/// `patternProperties`, …, SPEC §2.1), whose flat-object counterparts are joined, so a place under
+/// them may be gone (a sibling property joined to `false` loses its `$defs`).
 fn crosses_flattened(target: &str, sites: &[(String, &'static str)]) -> bool {
     sites.iter().any(|(site, keyword)| {
-        let inner = pointer::push(site, keyword);
-        target == inner || target.starts_with(&format!("{inner}/"))
+        std::iter::once(*keyword)
+            .chain(crate::project::SIBLING_KEYWORDS.iter().copied())
+            .any(|k| {
+                let inner = pointer::push(site, k);
+                target == inner || target.starts_with(&format!("{inner}/"))
+            })
     })
 }
 
@@ -187,8 +194,19 @@ fn prune(root: &mut Map<String, Value>, originally_referenced: &HashSet<String>)
                 collect_refs(child, &mut outside);
             }
         });
+        let once_referenced: HashSet<String> = originally_referenced
+            .iter()
+            .filter_map(|t| entry_of(t))
+            .collect();
         let mut reached: HashSet<String> = HashSet::new();
         let mut queue: VecDeque<String> = outside.iter().filter_map(|t| entry_of(t)).collect();
+        // Entries nothing referenced in the original stay (decision 4), so what they reference
+        // must stay too: they are roots of the reach as well.
+        queue.extend(
+            defs.keys()
+                .filter(|k| !once_referenced.contains(*k))
+                .cloned(),
+        );
         // A reference to the root itself reaches everything under it.
         if outside.iter().any(|t| t.is_empty()) {
             queue.extend(defs.keys().cloned());
@@ -203,10 +221,6 @@ fn prune(root: &mut Map<String, Value>, originally_referenced: &HashSet<String>)
                 queue.extend(inner.iter().filter_map(|t| entry_of(t)));
             }
         }
-        let once_referenced: HashSet<String> = originally_referenced
-            .iter()
-            .filter_map(|t| entry_of(t))
-            .collect();
         let doomed: Vec<String> = defs
             .keys()
             .filter(|k| once_referenced.contains(*k) && !reached.contains(*k))
@@ -275,7 +289,8 @@ struct Detected {
     has_union: bool,
 }
 
-fn detect(document: &Value, id_keyword: &str) -> Detected {
+fn detect(document: &Value, declared: Draft) -> Detected {
+    let id_keyword = declared.id_keyword();
     let mut found = Detected::default();
     let root_has_id = document.get(id_keyword).is_some();
     let mut stack: Vec<(&Value, bool)> = vec![(document, true)];
@@ -296,7 +311,11 @@ fn detect(document: &Value, id_keyword: &str) -> Detected {
         if found.needs && found.has_union {
             break;
         }
-        keywords::subschemas(map, |_, child| stack.push((child, false)));
+        keywords::subschemas(map, |place, child| {
+            if declared.knows(place.keyword()) {
+                stack.push((child, false));
+            }
+        });
     }
     found
 }
@@ -330,7 +349,7 @@ fn fragment_ref(ptr: &str) -> String {
 pub(crate) fn normalize(document: &Value) -> Result<Option<Value>, Error> {
     let declared = Draft::of(document);
     let id_keyword = declared.id_keyword();
-    let found = detect(document, id_keyword);
+    let found = detect(document, declared);
     if !found.needs || !found.has_union {
         return Ok(None);
     }
@@ -429,7 +448,11 @@ pub(crate) fn normalize(document: &Value) -> Result<Option<Value>, Error> {
                 continue;
             }
         }
+        let reading = Draft::from_referencing(draft);
         keywords::subschemas(map, |place, child| {
+            if !reading.knows(place.keyword()) {
+                return;
+            }
             let mut child_ptr = ptr.clone();
             place.push_onto(&mut child_ptr);
             stack.push((child, child_ptr, resolver.clone(), draft));

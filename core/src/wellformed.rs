@@ -77,8 +77,10 @@ fn walk(document: &Value, node: &Value, ptr: &mut String, facts: &mut Facts) -> 
         facts.union_sites.push(ptr.clone());
     }
     let mut result = Ok(());
+    let draft = facts.draft;
     keywords::subschemas(map, |place, child| {
-        if result.is_ok() {
+        // A keyword the draft does not have holds data, never evaluated (SPEC §6 decision 35).
+        if result.is_ok() && draft.knows(place.keyword()) {
             let len = ptr.len();
             place.push_onto(ptr);
             result = walk(document, child, ptr, facts);

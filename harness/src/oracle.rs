@@ -1127,10 +1127,12 @@ pub fn discriminated_root(root: &Value) -> Option<RootUnion> {
     {
         return None;
     }
+    // Draft-04 has no `const` (SPEC §6 decision 29): there only `enum` gives a literal set.
+    let has_const = drafts::declared(root) != Draft::Draft4;
     let literal_set = |branch: &Value, name: &str| -> Option<Vec<Value>> {
         let prop = branch.get("properties")?.get(name)?;
         let prop = refs::follow(root, prop);
-        let set = match (prop.get("const"), prop.get("enum")) {
+        let set = match (prop.get("const").filter(|_| has_const), prop.get("enum")) {
             (Some(c), _) => vec![c.clone()],
             (None, Some(Value::Array(e))) if !e.is_empty() => e.clone(),
             _ => return None,

@@ -668,3 +668,45 @@ fn skip_reasons_name_the_rule_that_failed() {
         );
     }
 }
+
+/// A `$ref` into a union node's sibling `properties` must not dangle: the flat object rebuilds
+/// `properties` (here `p0` joins to `false`, losing its `$defs`), so the target is hoisted as
+/// targets inside the branches are (SPEC §6 decision 3). Found by the open-world generator
+/// (`corpus/regressions/ref-into-union-sibling-properties.json`).
+#[test]
+fn ref_into_union_sibling_properties_is_hoisted() {
+    let original = json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "anyOf": [
+            {"type": "object", "properties": {"kind": {"const": "a"}, "p1": {"type": "array", "contains": {"allOf": [{"$ref": "#/properties/p0/$defs/inner"}]}}}, "required": ["kind"], "additionalProperties": false},
+            {"type": "object", "properties": {"kind": {"const": "b"}}, "required": ["kind"], "additionalProperties": false}
+        ],
+        "properties": {"p0": {"$defs": {"inner": {"type": "string"}}, "allOf": [false]}}
+    });
+    let flat = flatten(&original, &Options::default()).expect("flattens");
+    let judge = validator(&flat.schema);
+    assert!(judge.is_valid(&json!({"kind": "a", "p1": ["s", 1]})));
+    assert!(!judge.is_valid(&json!({"kind": "a", "p1": [1]})));
+}
+
+/// Definitions the original never referenced stay (SPEC §6 decision 4), so what they reference
+/// stays too, even when nothing else reaches it any more.
+#[test]
+fn kept_definitions_keep_what_they_reference() {
+    let original = json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "anyOf": [
+            {"type": "object", "properties": {"kind": {"const": "a"}, "x": {"$ref": "#/$defs/used"}}, "required": ["kind"]},
+            {"type": "object", "properties": {"kind": {"const": "b"}, "x": {"type": "integer"}}, "required": ["kind"]}
+        ],
+        "$defs": {
+            "kept": {"$ref": "#/$defs/used"},
+            "used": {"type": "string"}
+        }
+    });
+    let flat = flatten(&original, &Options::default()).expect("flattens");
+    let defs = &flat.schema["$defs"];
+    assert!(defs.get("kept").is_some(), "{}", flat.schema);
+    assert!(defs.get("used").is_some(), "{}", flat.schema);
+    validator(&flat.schema);
+}

@@ -95,6 +95,10 @@ pub enum SkipReason {
         /// The shared literal, as JSON.
         value: String,
     },
+    /// A discriminated union where accepting more would make the document stricter: under
+    /// `not` or `if`, under a member of a `oneOf` that stays, under `contains` beside
+    /// `maxContains`, or in a definition such a place references (SPEC §6 decision 37).
+    Frozen,
 }
 
 impl fmt::Display for SkipReason {
@@ -119,6 +123,10 @@ impl fmt::Display for SkipReason {
             SkipReason::OverlappingLiterals { property, value } => write!(
                 f,
                 "rule 4: candidate discriminator \"{property}\" has literal {value} in more than one branch"
+            ),
+            SkipReason::Frozen => write!(
+                f,
+                "a discriminated union left as it is: under not, if, a oneOf that stays or contains with maxContains, a looser union would make the document stricter"
             ),
         }
     }

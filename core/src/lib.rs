@@ -43,6 +43,7 @@ mod kinds;
 mod manifest;
 mod parse;
 mod pointer;
+mod polarity;
 mod project;
 mod refs;
 #[cfg(feature = "runtime")]

@@ -5,7 +5,7 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::{Map, Value};
 
-use crate::diagnostics::{Diagnostics, FlattenedSite, SkippedSite};
+use crate::diagnostics::{Diagnostics, FlattenedSite, SkipReason, SkippedSite};
 use crate::draft::Draft;
 use crate::error::Error;
 use crate::fasthash::{FastMap, FastSet};
@@ -13,6 +13,7 @@ use crate::identify::{self, Identified, Part, PartView, Union};
 use crate::join::{self, Definition, JoinFaults, UnionContext};
 use crate::keywords;
 use crate::pointer;
+use crate::polarity::{self, Frozen};
 use crate::refs;
 use crate::wellformed::{self, Facts};
 use crate::{Flattened, OpenBranches, Options, Scope};
@@ -83,11 +84,13 @@ pub(crate) fn run_owned(schema: Value, options: &Options) -> Result<Flattened, E
         }
         None => Value::Null,
     };
+    let frozen = freeze_owned(&schema, &facts, options, &mut sites);
     let mut projector = Projector {
         document: &context,
         options,
         faults: faults(options),
         facts,
+        frozen,
         memo: HashMap::new(),
         in_progress: HashSet::new(),
         diagnostics: Diagnostics::default(),
@@ -101,11 +104,17 @@ pub(crate) fn run_owned(schema: Value, options: &Options) -> Result<Flattened, E
 }
 
 fn project_document(schema: &Value, options: &Options, facts: Facts) -> Result<Flattened, Error> {
+    let frozen = if options.scope == Scope::All {
+        polarity::frozen(schema, facts.draft, &facts.union_sites, None)
+    } else {
+        Frozen::default()
+    };
     let mut projector = Projector {
         document: schema,
         options,
         faults: faults(options),
         facts,
+        frozen,
         memo: HashMap::new(),
         in_progress: HashSet::new(),
         diagnostics: Diagnostics::default(),
@@ -118,6 +127,26 @@ fn project_document(schema: &Value, options: &Options, facts: Facts) -> Result<F
         schema: out,
         diagnostics: projector.diagnostics,
     })
+}
+
+/// The owning path's frozen sites (SPEC §6 decision 37), from the identifications it made
+/// first: a frozen discriminated union becomes a near miss with [`SkipReason::Frozen`].
+fn freeze_owned(
+    schema: &Value,
+    facts: &Facts,
+    options: &Options,
+    sites: &mut HashMap<String, Identified>,
+) -> Frozen {
+    if options.scope != Scope::All {
+        return Frozen::default();
+    }
+    let frozen = polarity::frozen(schema, facts.draft, &facts.union_sites, Some(sites));
+    for site in &frozen.sites {
+        if let Some(id @ Identified::Union(_)) = sites.get_mut(site) {
+            *id = Identified::NotUnion(Some(SkipReason::Frozen));
+        }
+    }
+    frozen
 }
 
 #[cfg(feature = "fault-injection")]
@@ -153,6 +182,8 @@ pub(crate) struct Projector<'a> {
     options: &'a Options,
     faults: JoinFaults,
     pub facts: Facts,
+    /// Union sites left as they are (SPEC §6 decision 37), and identifications made on the way.
+    frozen: Frozen,
     /// Projections of `$ref` targets and branch parts, by pointer.
     memo: HashMap<String, Value>,
     /// Pointers whose projection is under way (a reference back to one gets the original).
@@ -212,7 +243,18 @@ impl Projector<'_> {
         };
         let in_scope = self.options.scope == Scope::All || ptr.is_empty();
         if in_scope && (keywords::has(map, "oneOf") || keywords::has(map, "anyOf")) {
-            match identify::identify(map, ptr, self.document) {
+            let identified = self
+                .frozen
+                .identified
+                .remove(ptr.as_str())
+                .unwrap_or_else(|| identify::identify(map, ptr, self.document));
+            let identified = match identified {
+                Identified::Union(_) if self.frozen.sites.contains(ptr.as_str()) => {
+                    Identified::NotUnion(Some(SkipReason::Frozen))
+                }
+                other => other,
+            };
+            match identified {
                 Identified::Union(union) => {
                     let here = ptr.clone();
                     return self.flatten_union(map, &here, union);

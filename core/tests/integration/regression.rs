@@ -710,3 +710,39 @@ fn kept_definitions_keep_what_they_reference() {
     assert!(defs.get("used").is_some(), "{}", flat.schema);
     validator(&flat.schema);
 }
+
+/// A discriminated union under `not`, or under a member of a `oneOf` that stays, is left as it
+/// is: flattening it would make the document stricter (SPEC §6 decision 37). Found by the
+/// `draft-forms` oracle (`corpus/regressions/frozen-nested-union-under-one-of-that-stays.json`).
+#[test]
+fn unions_where_looser_is_stricter_are_left_as_they_are() {
+    let du = json!({"oneOf": [
+        {"type": "object", "properties": {"k": {"const": "a"}, "s": {"type": "string"}}, "required": ["k", "s"]},
+        {"type": "object", "properties": {"k": {"const": "b"}, "s": {"type": "integer"}}, "required": ["k", "s"]}
+    ]});
+    let value = json!({"k": "a", "s": 1});
+    let under_not = json!({"type": "object", "properties": {"x": {"not": du.clone()}}});
+    let under_one_of = json!({"oneOf": [
+        {"type": "object", "properties": {"x": du}},
+        {"type": "object", "properties": {"x": {"type": "object", "properties": {"s": {"type": "integer"}}}}}
+    ]});
+    for original in [under_not, under_one_of] {
+        let v = json!({"x": value.clone()});
+        assert!(validator(&original).is_valid(&v), "{original}");
+        let flat = flatten(&original, &Options::default()).expect("flattens");
+        assert!(validator(&flat.schema).is_valid(&v), "{}", flat.schema);
+        assert!(
+            flat.diagnostics.flattened.is_empty(),
+            "{:?}",
+            flat.diagnostics
+        );
+        assert!(
+            flat.diagnostics
+                .skipped
+                .iter()
+                .any(|s| s.reason == flatjoin::SkipReason::Frozen),
+            "{:?}",
+            flat.diagnostics
+        );
+    }
+}

@@ -404,7 +404,7 @@ fn flatten_part(
 }
 
 /// A discriminator name the schema does not mention.
-fn tag_for(schema: &Value) -> &'static str {
+pub fn tag_for(schema: &Value) -> &'static str {
     let text = schema.to_string();
     if text.contains("\"kind\"") {
         "flatjoin_suite_tag"
@@ -444,7 +444,7 @@ fn split_root(schema: &Value) -> (Map<String, Value>, Value) {
 
 /// The wrapped forms of a suite schema: (name, wrapped schema, how to turn an instance into a
 /// value of branch `a`; `None` when the form does not apply to that instance).
-type Wrap = (&'static str, Value, fn(&str, &Value) -> Option<Value>);
+pub type Wrap = (&'static str, Value, fn(&str, &Value) -> Option<Value>);
 
 fn tagged(tag: &str, data: &Value) -> Option<Value> {
     let Value::Object(map) = data else {
@@ -466,7 +466,9 @@ fn as_payload(tag: &str, data: &Value) -> Option<Value> {
     Some(Value::Object(out))
 }
 
-fn wraps(schema: &Value, tag: &str) -> Vec<Wrap> {
+/// The wrapped forms of `schema` with discriminator `tag` (own keywords and as a `payload`
+/// property; one and two branches).
+pub fn wraps(schema: &Value, tag: &str) -> Vec<Wrap> {
     let (root, rest) = split_root(schema);
     let mut out: Vec<Wrap> = Vec::new();
     let with_root = |union: Value| {
@@ -587,7 +589,7 @@ fn wrapped_part(
 }
 
 /// The `$schema` of a schema when it is not one of the drafts' own meta-schemas.
-fn custom_meta_schema(schema: &Value) -> Option<&str> {
+pub fn custom_meta_schema(schema: &Value) -> Option<&str> {
     let meta = schema.get("$schema")?.as_str()?;
     let known = [
         "https://json-schema.org/draft/2020-12/schema",
@@ -601,7 +603,7 @@ fn custom_meta_schema(schema: &Value) -> Option<&str> {
 
 /// The schema as a user hands it to `flatjoin validate`: a draft-07 suite schema declares its
 /// draft (the suite leaves it implicit; `validate` would otherwise read it as 2020-12).
-fn declared(schema: &Value, draft: &str) -> Value {
+pub fn declared(schema: &Value, draft: &str) -> Value {
     match schema {
         Value::Object(map) if draft == "draft7" && !map.contains_key("$schema") => {
             let mut out = Map::new();

@@ -22,6 +22,10 @@ import path from "node:path";
 
 const VERSION = 1;
 
+// stdout carries protocol lines only: whatever the flattener logs goes to stderr.
+const protocolOut = process.stdout;
+console.log = console.info = console.debug = (...args) => console.error(...args);
+
 function fail(message) {
   process.stderr.write(`flatjoin node adapter: ${message}\n`);
   process.exit(2);
@@ -58,7 +62,7 @@ const implementation = {
   ...declared,
 };
 
-const write = (message) => process.stdout.write(JSON.stringify(message) + "\n");
+const write = (message) => protocolOut.write(JSON.stringify(message) + "\n");
 
 async function answer(request) {
   switch (request.cmd) {

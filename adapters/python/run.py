@@ -74,8 +74,10 @@ async def awaited(awaitable):
 def main():
     if len(sys.argv) != 2:
         fail("usage: python3 run.py MODULE:FUNCTION")
-    function, implementation = load(sys.argv[1])
+    # stdout carries protocol lines only: whatever the flattener prints goes to stderr.
     out = sys.stdout
+    sys.stdout = sys.stderr
+    function, implementation = load(sys.argv[1])
 
     def write(message):
         out.write(json.dumps(message) + "\n")

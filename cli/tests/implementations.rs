@@ -230,9 +230,9 @@ fn a_crashing_and_a_hanging_flattener_are_recorded_and_survived() {
         let imp = implementation(&results, name);
         assert!(imp["crashed"].as_u64() > Some(0), "{name}: {imp}");
         assert!(
-            imp["crashes"]
-                .as_array()
-                .is_some_and(|c| c.iter().any(|m| m.as_str().is_some_and(|m| m.contains(symptom)))),
+            imp["crashes"].as_array().is_some_and(|c| c
+                .iter()
+                .any(|m| m.as_str().is_some_and(|m| m.contains(symptom)))),
             "{name}: {}",
             imp["crashes"]
         );
@@ -245,7 +245,10 @@ fn a_crashing_and_a_hanging_flattener_are_recorded_and_survived() {
             .unwrap_or(0);
         assert!(crashed_cells > 0, "{name}: {}", imp["oracles"]);
         let soundness = &imp["oracles"]["soundness"];
-        assert!(soundness["passed"].as_u64() > Some(10), "{name}: {soundness}");
+        assert!(
+            soundness["passed"].as_u64() > Some(10),
+            "{name}: {soundness}"
+        );
         assert_eq!(soundness["violations"], 0, "{name}: {soundness}");
     }
 }
@@ -268,7 +271,10 @@ fn flatjoin_through_serve_protocol_and_both_adapters_holds_every_guarantee() {
     for oracle in flatjoin_harness::oracle::Oracle::IMPLEMENTATION {
         let cell = &imp["oracles"][oracle.name()];
         assert_eq!(cell["violations"], 0, "{oracle}: {cell}");
-        assert!(cell["passed"].as_u64() > Some(0), "{oracle} never judged: {cell}");
+        assert!(
+            cell["passed"].as_u64() > Some(0),
+            "{oracle} never judged: {cell}"
+        );
     }
     let suite = imp["sources"]
         .as_array()
@@ -301,6 +307,9 @@ fn flatjoin_through_serve_protocol_and_both_adapters_holds_every_guarantee() {
         assert_eq!(imp["crashed"], 0, "{name}: {imp}");
         let soundness = &imp["oracles"]["soundness"];
         assert_eq!(soundness["violations"], 0, "{name}: {soundness}");
-        assert!(soundness["passed"].as_u64() > Some(100), "{name}: {soundness}");
+        assert!(
+            soundness["passed"].as_u64() > Some(100),
+            "{name}: {soundness}"
+        );
     }
 }

@@ -1024,11 +1024,11 @@ impl Subject {
     /// Determinism of any implementation: asked again, `present` gives a byte-identical
     /// presentation.
     pub fn determinism_with(&self, present: Present<'_>) -> Judged {
-        let again =
-            match present_with(present, &self.original, &self.options, Oracle::Determinism)? {
-                Ok(p) => p,
-                Err(skipped) => return Ok(skipped),
-            };
+        let again = match present_with(present, &self.original, &self.options, Oracle::Determinism)?
+        {
+            Ok(p) => p,
+            Err(skipped) => return Ok(skipped),
+        };
         let first = to_text(&self.flattened.schema);
         if to_text(&again) != first {
             let mut v = self.violation(
@@ -1469,7 +1469,11 @@ pub fn branch_order_invariance(case: &Case, options: &Options) -> Judged {
 }
 
 /// [`branch_order_invariance`] of the presentations `present` gives.
-pub fn branch_order_invariance_with(case: &Case, options: &Options, present: Present<'_>) -> Judged {
+pub fn branch_order_invariance_with(
+    case: &Case,
+    options: &Options,
+    present: Present<'_>,
+) -> Judged {
     let case = &case.normalized();
     if !case.rival_discriminators().is_empty() {
         return Ok(Outcome::Skipped(

@@ -80,7 +80,11 @@ fn the_harness_requests_match_their_schemas() {
 fn the_in_process_server_answers_by_the_schemas() {
     let requests = [
         protocol::start_request(),
-        protocol::run_request(1, &json!({"oneOf": [{"type": "object", "properties": {"k": {"const": "a"}}, "required": ["k"]}, {"type": "object", "properties": {"k": {"const": "b"}}, "required": ["k"]}]}), &Options::default()),
+        protocol::run_request(
+            1,
+            &json!({"oneOf": [{"type": "object", "properties": {"k": {"const": "a"}}, "required": ["k"]}, {"type": "object", "properties": {"k": {"const": "b"}}, "required": ["k"]}]}),
+            &Options::default(),
+        ),
         protocol::run_request(2, &json!({"type": 7}), &Options::default()),
         protocol::stop_request(),
         protocol::run_request(3, &schema(), &Options::default()),
@@ -110,7 +114,11 @@ fn the_in_process_server_answers_by_the_schemas() {
         protocol::check_message("run-response.schema.json", line).expect("run response");
     }
     assert_eq!(lines[1]["presentation"]["type"], "object");
-    assert!(lines[2]["errored"]["message"].as_str().is_some_and(|m| m.contains("/type")));
+    assert!(
+        lines[2]["errored"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("/type"))
+    );
 }
 
 #[test]
@@ -176,7 +184,10 @@ fn a_crash_and_a_hang_are_recorded_and_the_process_restarted() {
         ),
         Duration::from_millis(1500),
     );
-    assert!(matches!(client.run(&schema(), &Options::default()), Answer::Crashed(_)));
+    assert!(matches!(
+        client.run(&schema(), &Options::default()),
+        Answer::Crashed(_)
+    ));
     let after = client.run(&schema(), &Options::default());
     assert_eq!(after, Answer::Errored("refused".into()));
     assert_eq!(client.starts, 2);
@@ -188,10 +199,14 @@ fn a_start_answer_off_the_protocol_refuses_the_implementation() {
     let command = vec![
         python.to_owned(),
         "-c".to_owned(),
-        r#"import sys; sys.stdin.readline(); print('{"ready": true, "version": 2}', flush=True)"#.to_owned(),
+        r#"import sys; sys.stdin.readline(); print('{"ready": true, "version": 2}', flush=True)"#
+            .to_owned(),
     ];
     let mut client = Client::new(command, Duration::from_secs(5));
     let refused = client.ensure_started().map(|_| ()).expect_err("refused");
     assert!(refused.contains("start-response.schema.json"), "{refused}");
-    assert!(refused.contains(r#"{"ready": true, "version": 2}"#), "{refused}");
+    assert!(
+        refused.contains(r#"{"ready": true, "version": 2}"#),
+        "{refused}"
+    );
 }

@@ -79,7 +79,13 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, String> {
     config.open_world_cases = args.open_world_cases;
     if !args.implementation.is_empty() {
         config.corpus = Some(corpus);
-        return super::implementations::run(args, config);
+        let implementations = super::implementations::ImplementationArgs {
+            implementation: args.implementation.clone(),
+            timeout: args.timeout,
+            counterexamples: args.counterexamples.clone(),
+            report: args.report.clone(),
+        };
+        return super::implementations::run(&implementations, config);
     }
     let report = match &args.report {
         Some(Some(path)) => path.clone(),

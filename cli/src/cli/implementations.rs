@@ -10,10 +10,22 @@ use std::time::Duration;
 use flatjoin_harness::check::CheckConfig;
 use flatjoin_harness::protocol::{report, run};
 
-use super::check::CheckArgs;
+/// What `flatjoin check` was asked about implementations (its `--implementation`, `--timeout`,
+/// `--counterexamples` and `--report` flags).
+#[derive(Debug, Clone)]
+pub struct ImplementationArgs {
+    /// The commands.
+    pub implementation: Vec<String>,
+    /// Seconds per request.
+    pub timeout: f64,
+    /// Where counterexamples go.
+    pub counterexamples: PathBuf,
+    /// `--report` absent (`None`), without a file (`Some(None)`), or with one.
+    pub report: Option<Option<PathBuf>>,
+}
 
 /// The targets of the `--implementation` flags.
-fn targets(args: &CheckArgs) -> Result<Vec<run::Target>, String> {
+fn targets(args: &ImplementationArgs) -> Result<Vec<run::Target>, String> {
     if !(args.timeout.is_finite() && args.timeout > 0.0) {
         return Err(format!(
             "--timeout {}: must be a positive number of seconds",
@@ -27,7 +39,9 @@ fn targets(args: &CheckArgs) -> Result<Vec<run::Target>, String> {
             let argv = shlex::split(command)
                 .filter(|words| !words.is_empty())
                 .ok_or_else(|| {
-                    format!("--implementation {command:?}: not a command (empty, or an unclosed quote)")
+                    format!(
+                        "--implementation {command:?}: not a command (empty, or an unclosed quote)"
+                    )
                 })?;
             Ok(run::Target {
                 command: command.clone(),
@@ -39,7 +53,7 @@ fn targets(args: &CheckArgs) -> Result<Vec<run::Target>, String> {
 }
 
 /// Runs the implementations; exit 0 when every one held every guarantee without crashing.
-pub fn run(args: &CheckArgs, check: CheckConfig) -> Result<ExitCode, String> {
+pub fn run(args: &ImplementationArgs, check: CheckConfig) -> Result<ExitCode, String> {
     let config = run::RunConfig {
         check,
         targets: targets(args)?,

@@ -155,7 +155,10 @@ impl Client {
             stderr: tail,
         });
         let line = self
-            .exchange(&super::start_request(), self.timeout.max(Duration::from_secs(10)))
+            .exchange(
+                &super::start_request(),
+                self.timeout.max(Duration::from_secs(10)),
+            )
             .map_err(|e| format!("no answer to start: {e}"))?;
         let value: Value = serde_json::from_str(&line)
             .map_err(|e| format!("the start answer is not JSON ({e}): {}", line.trim_end()))?;
@@ -166,7 +169,10 @@ impl Client {
             )
         })?;
         if value["version"].as_u64() != Some(VERSION) {
-            return Err(format!("the implementation speaks version {}", value["version"]));
+            return Err(format!(
+                "the implementation speaks version {}",
+                value["version"]
+            ));
         }
         Ok(ImplementationInfo::from_start_response(&value))
     }

@@ -161,7 +161,12 @@ impl ImplementationInfo {
         let list = |k: &str| -> Vec<String> {
             imp[k]
                 .as_array()
-                .map(|a| a.iter().filter_map(Value::as_str).map(str::to_owned).collect())
+                .map(|a| {
+                    a.iter()
+                        .filter_map(Value::as_str)
+                        .map(str::to_owned)
+                        .collect()
+                })
                 .unwrap_or_default()
         };
         ImplementationInfo {

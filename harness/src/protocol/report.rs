@@ -199,7 +199,10 @@ With {} worker(s). *Waiting* is the time from writing a request to reading its a
     ));
     for r in results {
         let name = r.info.as_ref().map_or(r.command.as_str(), |i| &i.name);
-        #[allow(clippy::cast_precision_loss, reason = "request counts are far below 2^52")]
+        #[allow(
+            clippy::cast_precision_loss,
+            reason = "request counts are far below 2^52"
+        )]
         let requests = r.requests as f64;
         #[allow(clippy::cast_precision_loss, reason = "a handful of workers")]
         let workers = r.time.as_secs_f64() * config.check.jobs.max(1) as f64;
@@ -224,7 +227,11 @@ fn implementation_section(md: &mut String, r: &ImplementationResult) {
         md.push_str(&format!(
             "- Language: {}; version: {}; readings: {}\n",
             i.language,
-            if i.version.is_empty() { "-" } else { &i.version },
+            if i.version.is_empty() {
+                "-"
+            } else {
+                &i.version
+            },
             i.readings
                 .iter()
                 .map(|x| super::reading_name(*x))
@@ -238,10 +245,7 @@ fn implementation_section(md: &mut String, r: &ImplementationResult) {
     let secs = r.time.as_secs_f64().max(1e-9);
     md.push_str(&format!(
         "- {} requests in {:.1} s, {} processes started, {} crashes or hangs\n",
-        r.requests,
-        secs,
-        r.starts,
-        r.crash_count,
+        r.requests, secs, r.starts, r.crash_count,
     ));
     for s in &r.sources {
         md.push_str(&format!(
@@ -271,13 +275,23 @@ fn implementation_section(md: &mut String, r: &ImplementationResult) {
     for c in r.crashes.iter().take(3) {
         md.push_str(&format!(
             "- Crash: {}\n",
-            c.lines().next().unwrap_or("").chars().take(300).collect::<String>()
+            c.lines()
+                .next()
+                .unwrap_or("")
+                .chars()
+                .take(300)
+                .collect::<String>()
         ));
     }
     for p in r.protocol_errors.iter().take(3) {
         md.push_str(&format!(
             "- Protocol error: {}\n",
-            p.lines().next().unwrap_or("").chars().take(300).collect::<String>()
+            p.lines()
+                .next()
+                .unwrap_or("")
+                .chars()
+                .take(300)
+                .collect::<String>()
         ));
     }
     md.push('\n');
@@ -295,7 +309,8 @@ pub fn write(
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty());
     std::fs::write(path, markdown(config, results, dir))
         .map_err(|e| format!("{}: {e}", path.display()))?;
-    let json = serde_json::to_string_pretty(&to_json(config, results)).map_err(|e| e.to_string())?;
+    let json =
+        serde_json::to_string_pretty(&to_json(config, results)).map_err(|e| e.to_string())?;
     let json_file = json_path(path);
     std::fs::write(&json_file, json + "\n").map_err(|e| format!("{}: {e}", json_file.display()))
 }

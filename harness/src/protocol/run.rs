@@ -214,7 +214,9 @@ impl ImplementationResult {
         let passed: u64 = self.cells.iter().map(|(_, c)| c.passed).sum();
         out.push_str(&format!(
             "{}: {} requests, {} crashed, {} passed, {} failed\n",
-            self.info.as_ref().map_or(self.command.as_str(), |i| &i.name),
+            self.info
+                .as_ref()
+                .map_or(self.command.as_str(), |i| &i.name),
             self.requests,
             self.crash_count,
             passed,
@@ -313,9 +315,7 @@ impl Pool {
             Answer::Errored(m) => Err(Unpresented::NotJudged(format!("{ERRORED}{m}"))),
             Answer::Skipped(r) => Err(Unpresented::NotJudged(format!("{SKIPPED}{r}"))),
             Answer::Crashed(m) => Err(Unpresented::NotJudged(format!("{CRASHED}{m}"))),
-            Answer::ProtocolError(m) => {
-                Err(Unpresented::NotJudged(format!("{PROTOCOL_ERROR}{m}")))
-            }
+            Answer::ProtocolError(m) => Err(Unpresented::NotJudged(format!("{PROTOCOL_ERROR}{m}"))),
         }
     }
 
@@ -340,7 +340,11 @@ impl Pool {
 /// The oracles that apply to an input (the model-level invariances only to model cases).
 fn oracles_for(model: bool) -> impl Iterator<Item = Oracle> {
     Oracle::IMPLEMENTATION.into_iter().filter(move |o| {
-        model || !matches!(o, Oracle::BranchOrder | Oracle::DuplicateBranch | Oracle::Dialect)
+        model
+            || !matches!(
+                o,
+                Oracle::BranchOrder | Oracle::DuplicateBranch | Oracle::Dialect
+            )
     })
 }
 
@@ -494,7 +498,12 @@ fn suite_inputs(suite_dir: &Path, info: &ImplementationInfo) -> Vec<Fixed> {
             if suite::custom_meta_schema(&schema).is_some() {
                 continue;
             }
-            let valid: Vec<&Value> = g.tests.iter().filter(|t| t.valid).map(|t| &t.data).collect();
+            let valid: Vec<&Value> = g
+                .tests
+                .iter()
+                .filter(|t| t.valid)
+                .map(|t| &t.data)
+                .collect();
             let tag = suite::tag_for(&schema);
             for (form, wrapped, value_of) in suite::wraps(&schema, tag) {
                 out.push(Fixed {
@@ -660,7 +669,10 @@ impl Run<'_> {
                     && !result.has_counterexample(oracle)
                 {
                     let found = format!("{name}: {}", input.found);
-                    log(&format!("VIOLATION ({found}): {}", first_line(&v.to_string())));
+                    log(&format!(
+                        "VIOLATION ({found}): {}",
+                        first_line(&v.to_string())
+                    ));
                     self.keep(result, oracle, *v, found, false, log);
                 }
             }
@@ -689,22 +701,23 @@ impl Run<'_> {
         shrunk: bool,
         log: &mut dyn FnMut(&str),
     ) {
-        let file = self.config.counterexamples.as_ref().and_then(|dir| {
-            match write_counterexample(
-                dir,
-                &self.config.check.command,
-                self.target,
-                self.info,
-                &violation,
-                &found,
-            ) {
-                Ok(p) => Some(p),
-                Err(e) => {
-                    log(&format!("cannot write the counterexample: {e}"));
-                    None
+        let file =
+            self.config.counterexamples.as_ref().and_then(|dir| {
+                match write_counterexample(
+                    dir,
+                    &self.config.check.command,
+                    self.target,
+                    self.info,
+                    &violation,
+                    &found,
+                ) {
+                    Ok(p) => Some(p),
+                    Err(e) => {
+                        log(&format!("cannot write the counterexample: {e}"));
+                        None
+                    }
                 }
-            }
-        });
+            });
         if let Some(p) = &file {
             log(&format!(
                 "counterexample for {oracle} written to {}",
@@ -811,7 +824,10 @@ impl Run<'_> {
         let judge_original = match oracle::judge(&case.schema) {
             Ok(j) => j,
             Err(e) => {
-                return every(&format!("jsonschema cannot compile the original: {e}"), false);
+                return every(
+                    &format!("jsonschema cannot compile the original: {e}"),
+                    false,
+                );
             }
         };
         let values = open_world::values(case, &judge_original, open_world::VALUES_PER_BRANCH);
@@ -922,7 +938,10 @@ pub fn write_counterexample(
     let folder = dir.join(slug(&info.name));
     let mut case = corpus::regression_case(v, &format!("{command} ({found})"));
     if let Some(map) = case.as_object_mut() {
-        map.insert("implementation".into(), Value::String(target.command.clone()));
+        map.insert(
+            "implementation".into(),
+            Value::String(target.command.clone()),
+        );
         map.insert(
             "replay".into(),
             Value::String(format!(

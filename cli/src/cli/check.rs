@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use clap::Args;
 
 use flatjoin_harness::check::{self, CheckConfig};
+use flatjoin_harness::protocol::run::shell_quote;
 
 /// Arguments of `flatjoin check`.
 #[derive(Args, Debug)]
@@ -54,8 +55,10 @@ pub struct CheckArgs {
 
 /// Runs `flatjoin check`: exit 0 when every oracle held, 1 on any violation.
 pub fn run(args: &CheckArgs) -> Result<ExitCode, String> {
+    // Words quoted as a shell needs them (`--implementation 'node run.mjs f.mjs#fn'`), so the
+    // reports' headers can be pasted back.
     let command = std::iter::once("flatjoin".to_owned())
-        .chain(std::env::args().skip(1))
+        .chain(std::env::args().skip(1).map(|a| shell_quote(&a)))
         .collect::<Vec<_>>()
         .join(" ");
     let mut config = CheckConfig::new(command);

@@ -95,10 +95,12 @@ pub fn to_json(config: &RunConfig, results: &[ImplementationResult]) -> Value {
 }
 
 fn cell_text(cell: &Cell, link: Option<String>) -> String {
-    if cell.cases == 0 {
-        return "–".into();
-    }
-    let mut parts = vec![format!("{}/{}", cell.passed, cell.cases)];
+    let judged = cell.passed + cell.violations;
+    let mut parts = vec![if judged == 0 {
+        "–".to_owned()
+    } else {
+        format!("{}/{judged}", cell.passed)
+    }];
     if cell.violations > 0 {
         parts.push(match link {
             Some(l) => format!("**[{} ✗]({l})**", cell.violations),
@@ -133,7 +135,7 @@ pub fn markdown(
             .unwrap_or(&config.check.command)
     );
     md.push_str(&format!(
-        "Every implementation below was sent the same inputs through the line protocol (`docs/protocol.md`): the corpus{}, {} model cases and {} open-world cases from seed {}; each answer judged by the oracles that need only a presentation. A cell reads *passed/cases*, then **violations ✗** (linked to the first counterexample, shrunk for generated inputs and replayable), inputs the implementation refused (err) or skipped, and crashes or hangs (crash). `–`: the oracle never applied. The JSON beside this file has every count and counterexample.\n\n",
+        "Every implementation below was sent the same inputs through the line protocol (`docs/protocol.md`): the corpus{}, {} model cases and {} open-world cases from seed {}; each answer judged by the oracles that need only a presentation. A cell reads *passed/judged* (`–`: the oracle applied to no answer), then **violations ✗** (linked to the first counterexample, shrunk for generated inputs and replayable), then the requests the implementation refused (err) or skipped, and its crashes, hangs and protocol errors (crash); inputs the oracle does not apply to are left out. The JSON beside this file has every count and counterexample.\n\n",
         config.check.corpus.as_ref().map_or(String::from(" (none)"), |p| format!(" `{}`", p.display())),
         config.check.cases,
         config.check.open_world_cases.unwrap_or(config.check.cases / 4),

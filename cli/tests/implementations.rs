@@ -313,3 +313,42 @@ fn flatjoin_through_serve_protocol_and_both_adapters_holds_every_guarantee() {
         );
     }
 }
+
+#[test]
+fn the_adapters_await_async_functions_and_keep_stdout_for_the_protocol() {
+    if !(have_node() && have_python()) {
+        return;
+    }
+    let dir = scratch("noisy");
+    let empty = dir.join("empty-corpus");
+    std::fs::create_dir_all(&empty).expect("empty corpus");
+    let node = node_fixture("noisy.mjs#flatten");
+    let python =
+        "python3 adapters/python/run.py cli/tests/fixtures/flatteners/noisy_async.py:flatten";
+    let (out, results) = check(
+        &[
+            "--corpus",
+            empty.to_str().expect("utf-8 path"),
+            "--cases",
+            "10",
+            "--shrink-steps",
+            "5",
+            "--implementation",
+            &node,
+            "--implementation",
+            python,
+        ],
+        &dir,
+    );
+    for name in [
+        "fixture: noisy async (node)",
+        "fixture: noisy async (python)",
+    ] {
+        let imp = implementation(&results, name);
+        // Logs on stdout would be protocol errors, counted as crashes.
+        assert_eq!(imp["crashed"], 0, "{name}: {imp}\n{}", stdout(&out));
+        assert_eq!(imp["protocol_errors"], serde_json::json!([]), "{name}");
+        let soundness = &imp["oracles"]["soundness"];
+        assert!(soundness["passed"].as_u64() >= Some(10), "{name}: {soundness}");
+    }
+}

@@ -349,6 +349,9 @@ fn the_adapters_await_async_functions_and_keep_stdout_for_the_protocol() {
         assert_eq!(imp["crashed"], 0, "{name}: {imp}\n{}", stdout(&out));
         assert_eq!(imp["protocol_errors"], serde_json::json!([]), "{name}");
         let soundness = &imp["oracles"]["soundness"];
-        assert!(soundness["passed"].as_u64() >= Some(10), "{name}: {soundness}");
+        assert!(
+            soundness["passed"].as_u64() >= Some(10),
+            "{name}: {soundness}"
+        );
     }
 }

@@ -81,6 +81,12 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, String> {
     config.max_shrink_steps = args.shrink_steps;
     config.open_world_cases = args.open_world_cases;
     if !args.implementation.is_empty() {
+        if args.inject_fault.is_some() {
+            return Err(
+                "--inject-fault injects into the in-process core; it cannot apply to --implementation"
+                    .into(),
+            );
+        }
         config.corpus = Some(corpus);
         let implementations = super::implementations::ImplementationArgs {
             implementation: args.implementation.clone(),

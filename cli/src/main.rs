@@ -33,6 +33,10 @@ enum Command {
     Export(cli::export::ExportArgs),
     /// Serve an upstream MCP server's tools, flattened and lowered, with runtime-checked calls.
     McpProxy(cli::mcp_proxy::McpProxyArgs),
+    /// Speak the implementation protocol (`docs/protocol.md`) on stdin/stdout over the core, so
+    /// `flatjoin check --implementation 'flatjoin serve-protocol'` judges flatjoin like any other
+    /// flattener.
+    ServeProtocol,
 }
 
 fn main() -> ExitCode {
@@ -46,6 +50,7 @@ fn main() -> ExitCode {
         Command::LintReport(args) => cli::lint::run_report(&args),
         Command::Export(args) => cli::export::run(&args),
         Command::McpProxy(args) => cli::mcp_proxy::run(&args),
+        Command::ServeProtocol => cli::serve_protocol::run(),
     };
     match result {
         Ok(code) => code,

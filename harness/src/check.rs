@@ -100,14 +100,14 @@ pub fn default_jobs() -> usize {
 /// Generated cases in flight per job ([`evaluate_in_order`]): enough that a slow case at the
 /// head of the order does not idle the other workers, few enough that little work is wasted
 /// past a violation.
-const WINDOW_PER_JOB: usize = 16;
+pub(crate) const WINDOW_PER_JOB: usize = 16;
 
 /// Evaluates drawn inputs on `pool` and folds the results in draw order. `draw` runs on the
 /// calling thread, up to `window` inputs are in flight, and `fold` sees each input and its
 /// result in the order drawn, so what it computes does not depend on the number of workers. There is no barrier between batches: a
 /// slow input holds back the fold, never the workers. Drawing stops when `draw` returns `None`
 /// or `fold` breaks; inputs still in flight then finish and are dropped.
-fn evaluate_in_order<T, R>(
+pub(crate) fn evaluate_in_order<T, R>(
     pool: &rayon::ThreadPool,
     window: usize,
     mut draw: impl FnMut() -> Option<T>,

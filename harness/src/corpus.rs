@@ -511,6 +511,19 @@ fn compare_variant(
     compare: &str,
     options: &Options,
 ) -> (Oracle, Outcome) {
+    compare_variant_with(subject, other, compare, options, &oracle::core_present)
+}
+
+/// Compares the presentation of a case's variant (`present`'s) with the case's own, as its
+/// `compare` says (`branch-order-invariance`, `dialect-invariance…`,
+/// `duplicate-branch-invariance`).
+pub fn compare_variant_with(
+    subject: &Subject,
+    other: &Value,
+    compare: &str,
+    options: &Options,
+    present: oracle::Present<'_>,
+) -> (Oracle, Outcome) {
     let base = &subject.flattened.schema;
     let (oracle, forget) = match compare {
         c if c.starts_with(Oracle::Dialect.name()) => (
@@ -539,14 +552,12 @@ fn compare_variant(
         data: None,
         variant: Some((compare.to_owned(), other.clone())),
     };
-    let presented = match flatjoin::flatten(other, options) {
-        Ok(f) => f.schema,
-        Err(e) => {
-            return (
-                oracle,
-                failed(violation(format!("flatten failed on the variant: {e}"))),
-            );
+    let presented = match present(other, options) {
+        Ok(p) => p,
+        Err(oracle::Unpresented::Failed(e)) => {
+            return (oracle, failed(violation(format!("{e} (on the variant)"))));
         }
+        Err(oracle::Unpresented::NotJudged(why)) => return (oracle, Outcome::Skipped(why)),
     };
     let problem = if oracle == Oracle::DuplicateBranch {
         let tag = oracle::discriminated_root(&subject.original).map(|u| u.tag);
@@ -627,4 +638,94 @@ fn first_line(text: &str) -> String {
         short.push('…');
     }
     short
+}
+
+/// One schema a corpus file holds, as `flatjoin check --implementation` sends it through the
+/// protocol ([`crate::protocol::run`]): the same shapes [`replay_file`] reads, without what only
+/// the core can be asked (a case's expected presentation and description texts, the manifest
+/// path, fuzz regressions, which replay a fuzz target's own check).
+#[derive(Debug, Clone)]
+pub struct Input {
+    /// The file, and the tool or case within it.
+    pub label: String,
+    /// The original schema.
+    pub schema: Value,
+    /// The options a case file asks for; `None` (raw schemas, manifest tools): each reading
+    /// the implementation declares.
+    pub options: Option<Options>,
+    /// Values the presentation must accept besides the sampled ones: a case's tests the original
+    /// accepts (and does not mark outside the presentation's promise), a dialect sample's
+    /// hand-written instances.
+    pub values: Vec<Value>,
+    /// A case's `variants`: `(compare, schema)`, judged by [`compare_variant_with`].
+    pub variants: Vec<(String, Value)>,
+}
+
+/// The [`Input`]s of one corpus file (none for a fuzz regression or an unreadable file).
+pub fn inputs(path: &Path) -> Vec<Input> {
+    let Ok(Ok(value)) = std::fs::read(path).map(|b| flatjoin::parse(&b)) else {
+        return Vec::new();
+    };
+    let label = path.display().to_string();
+    let case_input = |case: &Value, label: String| -> Option<Input> {
+        let values = case
+            .get("tests")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter(|t| t.get("original") == Some(&Value::Bool(true)))
+            .filter(|t| t.get("presentation") != Some(&Value::Bool(false)))
+            .filter_map(|t| t.get("data").cloned())
+            .collect();
+        let variants = case
+            .get("variants")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|v| {
+                let compare = v.get("compare")?.as_str()?.to_owned();
+                Some((compare, v.get("schema")?.clone()))
+            })
+            .collect();
+        Some(Input {
+            label,
+            schema: case.get("schema")?.clone(),
+            options: Some(options_from(case.get("options"))),
+            values,
+            variants,
+        })
+    };
+    match &value {
+        v if v.get("target").is_some() => Vec::new(),
+        Value::Array(cases) if cases.iter().all(is_case) => cases
+            .iter()
+            .enumerate()
+            .filter_map(|(i, c)| case_input(c, format!("{label} [{i}]")))
+            .collect(),
+        v if is_case(v) => case_input(v, label).into_iter().collect(),
+        v if v.get("tools").is_some_and(Value::is_array) => v["tools"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|tool| {
+                Some(Input {
+                    label: format!(
+                        "{label} tool {}",
+                        tool.get("name").and_then(Value::as_str).unwrap_or("?")
+                    ),
+                    schema: tool.get("inputSchema")?.clone(),
+                    options: None,
+                    values: Vec::new(),
+                    variants: Vec::new(),
+                })
+            })
+            .collect(),
+        v => vec![Input {
+            label,
+            schema: v.clone(),
+            options: None,
+            values: instances_for(path).0,
+            variants: Vec::new(),
+        }],
+    }
 }

@@ -17,6 +17,7 @@ pub mod keywords;
 pub mod model;
 pub mod open_world;
 pub mod oracle;
+pub mod protocol;
 pub mod refs;
 pub mod render;
 pub mod sample;

@@ -1223,7 +1223,7 @@ pub fn values(case: &OpenCase, judge: &jsonschema::Validator, cap: usize) -> Vec
 // Judging a case.
 
 /// The most generated values per branch.
-const VALUES_PER_BRANCH: usize = 24;
+pub const VALUES_PER_BRANCH: usize = 24;
 
 /// Every schema-level oracle on one open-world case under `options`: the original is judged by
 /// `jsonschema` first (an original it cannot compile is skipped, not the join's fault), the

@@ -70,6 +70,9 @@ pub enum Oracle {
     CorpusExpectations,
     /// Flatten accepts a valid schema without error.
     FlattenAccepts,
+    /// Flattening a presentation that holds no union again changes nothing but annotations
+    /// (judged through the implementation protocol only: [`Oracle::IMPLEMENTATION`]).
+    Idempotence,
 }
 
 impl Oracle {
@@ -93,6 +96,24 @@ impl Oracle {
         Oracle::FlattenAccepts,
     ];
 
+    /// The oracles `flatjoin check --implementation` judges an implementation by: every one that
+    /// needs only the presentations an implementation returns (not the core's diagnostics,
+    /// manifest path, runtime or `dedup`), in report order.
+    pub const IMPLEMENTATION: [Oracle; 12] = [
+        Oracle::Soundness,
+        Oracle::PresentationValidity,
+        Oracle::StaticSoundness,
+        Oracle::ObjectGuarantee,
+        Oracle::StructureRetained,
+        Oracle::Dedup,
+        Oracle::Determinism,
+        Oracle::Idempotence,
+        Oracle::NoBlowUp,
+        Oracle::BranchOrder,
+        Oracle::DuplicateBranch,
+        Oracle::Dialect,
+    ];
+
     /// The oracle's stable kebab-case name.
     pub fn name(self) -> &'static str {
         match self {
@@ -112,6 +133,7 @@ impl Oracle {
             Oracle::DraftForms => "draft-forms",
             Oracle::CorpusExpectations => "corpus-expectations",
             Oracle::FlattenAccepts => "flatten-accepts",
+            Oracle::Idempotence => "idempotence",
         }
     }
 }
@@ -128,6 +150,7 @@ impl std::str::FromStr for Oracle {
     fn from_str(name: &str) -> Result<Oracle, String> {
         Oracle::ALL
             .into_iter()
+            .chain([Oracle::Idempotence])
             .find(|o| o.name() == name)
             .ok_or_else(|| {
                 let names: Vec<&str> = Oracle::ALL.iter().map(|o| o.name()).collect();
@@ -333,6 +356,48 @@ impl Subject {
                 options,
             )
         })?;
+        Subject::assemble(original, options, original_judge, flattened)
+    }
+
+    /// Like [`Subject::prepare`] for a presentation some other implementation produced (the
+    /// implementation protocol): no diagnostics come with it, so the root counts as flattened
+    /// when the harness's own reading finds a discriminated union there
+    /// ([`discriminated_root`]) and the presentation's root holds no `oneOf`/`anyOf` (what
+    /// [`Subject::static_soundness`] asks).
+    pub fn presented(
+        original: &Value,
+        options: &Options,
+        presentation: Value,
+    ) -> Result<Result<Subject, String>, Violation> {
+        let original_judge = match judge(original) {
+            Ok(j) => j,
+            Err(e) => return Ok(Err(format!("jsonschema cannot compile the original: {e}"))),
+        };
+        let mut diagnostics = flatjoin::Diagnostics::default();
+        if let Some(du) = discriminated_root(original)
+            && presentation.get("oneOf").is_none()
+            && presentation.get("anyOf").is_none()
+        {
+            diagnostics.flattened.push(flatjoin::FlattenedSite {
+                pointer: String::new(),
+                discriminator: du.tag,
+                branches: du.literals.len(),
+            });
+        }
+        let flattened = Flattened {
+            schema: presentation,
+            diagnostics,
+        };
+        Subject::assemble(original, options, original_judge, flattened)
+    }
+
+    /// The rest of [`Subject::prepare`]: presentation validity, then the judges.
+    fn assemble(
+        original: &Value,
+        options: &Options,
+        original_judge: jsonschema::Validator,
+        flattened: Flattened,
+    ) -> Result<Result<Subject, String>, Violation> {
         let second = Boon::new(original);
         // The meta-schema binds the presentation only when the original passes it: a schema
         // that names a meta-schema nobody can load (`{"$schema": ""}`) compiles but is not a
@@ -602,6 +667,14 @@ impl Subject {
     /// (unless the original already had such a node), and the core's `dedup` is idempotent, keeps
     /// one of each identity class and loses none, judged by the harness's own identity.
     pub fn dedup(&self) -> Judged {
+        self.dedup_of_presentation()?;
+        self.dedup_of_core()
+    }
+
+    /// The first half of [`Subject::dedup`], which judges the presentation alone (so any
+    /// implementation's): no `anyOf`/`oneOf` holds two structurally identical members unless the
+    /// original already had such a node.
+    pub fn dedup_of_presentation(&self) -> Judged {
         let forget = Forget {
             draft04: drafts::declared(&self.original) == Draft::Draft4,
             ..Forget::default()
@@ -633,6 +706,12 @@ impl Subject {
                 ),
             ));
         }
+        Ok(passed(1))
+    }
+
+    /// The second half of [`Subject::dedup`]: the core's `dedup` is idempotent, keeps one of
+    /// each identity class and loses none.
+    fn dedup_of_core(&self) -> Judged {
         // The core's dedup on every property schema of both documents.
         let mut alternatives = Vec::new();
         for doc in [&self.original, &self.flattened.schema] {
@@ -947,6 +1026,92 @@ impl Subject {
         out.push((Oracle::NoBlowUp, run(self.no_blow_up())));
         out.push((Oracle::RuntimeBoundary, run(self.runtime_boundary())));
         out
+    }
+}
+
+impl Subject {
+    /// Determinism of any implementation: asked again, `present` gives a byte-identical
+    /// presentation.
+    pub fn determinism_with(&self, present: Present<'_>) -> Judged {
+        let again = match present_with(present, &self.original, &self.options, Oracle::Determinism)?
+        {
+            Ok(p) => p,
+            Err(skipped) => return Ok(skipped),
+        };
+        let first = to_text(&self.flattened.schema);
+        if to_text(&again) != first {
+            let mut v = self.violation(
+                Oracle::Determinism,
+                format!(
+                    "asked again, the implementation gave a different output: {} vs {first}",
+                    to_text(&again)
+                ),
+            );
+            v.variant = Some(("second output".into(), again));
+            return Err(v);
+        }
+        Ok(passed(1))
+    }
+
+    /// Idempotence where it is claimed: a presentation with no `oneOf`/`anyOf` left anywhere
+    /// has nothing to flatten, so flattening it again yields it unchanged up to annotations (the
+    /// core returns such a document as it is). A presentation that still holds a union is
+    /// skipped: flattening is not idempotent in general (SPEC §4, "not claimed").
+    pub fn idempotence_with(&self, present: Present<'_>) -> Judged {
+        let mut union = false;
+        walk_schemas(&self.flattened.schema, &mut |node| {
+            union |= node.get("oneOf").is_some() || node.get("anyOf").is_some();
+        });
+        if union {
+            return Ok(Outcome::Skipped(
+                "the presentation still holds a union (not claimed, SPEC §4)".into(),
+            ));
+        }
+        let again = match present_with(
+            present,
+            &self.flattened.schema,
+            &self.options,
+            Oracle::Idempotence,
+        )? {
+            Ok(p) => p,
+            Err(skipped) => return Ok(skipped),
+        };
+        if canonical_text(&again, Forget::default())
+            != canonical_text(&self.flattened.schema, Forget::default())
+        {
+            let mut v = self.violation(
+                Oracle::Idempotence,
+                format!(
+                    "flattening the presentation {} again changes it: {again}",
+                    self.flattened.schema
+                ),
+            );
+            v.variant = Some(("flattened again".into(), again));
+            return Err(v);
+        }
+        Ok(passed(1))
+    }
+
+    /// The schema-level oracles of [`Oracle::IMPLEMENTATION`] on a presentation some
+    /// implementation gave ([`Subject::presented`]); `present` asks it again (determinism,
+    /// idempotence). The model-level invariances are the caller's
+    /// ([`branch_order_invariance_with`] and its siblings).
+    pub fn implementation_outcomes(&self, present: Present<'_>) -> Vec<(Oracle, Outcome)> {
+        let run = |r: Judged| r.unwrap_or_else(|v| Outcome::Failed(Box::new(v)));
+        vec![
+            (Oracle::Soundness, run(self.soundness())),
+            (
+                Oracle::PresentationValidity,
+                run(self.presentation_validity()),
+            ),
+            (Oracle::StaticSoundness, run(self.static_soundness())),
+            (Oracle::ObjectGuarantee, run(self.object_guarantee())),
+            (Oracle::StructureRetained, run(self.structure_retained())),
+            (Oracle::Dedup, run(self.dedup_of_presentation())),
+            (Oracle::Determinism, run(self.determinism_with(present))),
+            (Oracle::Idempotence, run(self.idempotence_with(present))),
+            (Oracle::NoBlowUp, run(self.no_blow_up())),
+        ]
     }
 }
 
@@ -1311,6 +1476,15 @@ fn restrict_node(root: &Value, node: &Value) -> Value {
 /// presentation structurally identical up to the order of alternatives and annotations. Skipped
 /// when another property also qualifies as the discriminator (the first branch decides which).
 pub fn branch_order_invariance(case: &Case, options: &Options) -> Judged {
+    branch_order_invariance_with(case, options, &core_present)
+}
+
+/// [`branch_order_invariance`] of the presentations `present` gives.
+pub fn branch_order_invariance_with(
+    case: &Case,
+    options: &Options,
+    present: Present<'_>,
+) -> Judged {
     let case = &case.normalized();
     if !case.rival_discriminators().is_empty() {
         return Ok(Outcome::Skipped(
@@ -1318,7 +1492,10 @@ pub fn branch_order_invariance(case: &Case, options: &Options) -> Judged {
         ));
     }
     let original = render(case);
-    let base = present(&original, options, Oracle::BranchOrder)?;
+    let base = match present_with(present, &original, options, Oracle::BranchOrder)? {
+        Ok(p) => p,
+        Err(skipped) => return Ok(skipped),
+    };
     let forget = Forget {
         alternative_order: true,
         dialect: false,
@@ -1333,7 +1510,10 @@ pub fn branch_order_invariance(case: &Case, options: &Options) -> Judged {
             permuted.root.branches.rotate_left(1);
         }
         let variant = render(&permuted);
-        let other = present(&variant, options, Oracle::BranchOrder)?;
+        let other = match present_with(present, &variant, options, Oracle::BranchOrder)? {
+            Ok(p) => p,
+            Err(skipped) => return Ok(skipped),
+        };
         if canonical_text(&base, forget) != canonical_text(&other, forget) {
             let mut v = violation(
                 Oracle::BranchOrder,
@@ -1369,6 +1549,15 @@ fn fresh_tag(case: &Case) -> Literal {
 /// Duplicate-branch invariance (model): appending a copy of the first branch with a new literal
 /// changes only the discriminator's `enum` (by exactly that literal) and annotations.
 pub fn duplicate_branch_invariance(case: &Case, options: &Options) -> Judged {
+    duplicate_branch_invariance_with(case, options, &core_present)
+}
+
+/// [`duplicate_branch_invariance`] of the presentations `present` gives.
+pub fn duplicate_branch_invariance_with(
+    case: &Case,
+    options: &Options,
+    present: Present<'_>,
+) -> Judged {
     let case = &case.normalized();
     if !case.rival_discriminators().is_empty() {
         return Ok(Outcome::Skipped(
@@ -1379,14 +1568,20 @@ pub fn duplicate_branch_invariance(case: &Case, options: &Options) -> Judged {
         return Ok(Outcome::Skipped("no branch".into()));
     };
     let original = render(case);
-    let base = present(&original, options, Oracle::DuplicateBranch)?;
+    let base = match present_with(present, &original, options, Oracle::DuplicateBranch)? {
+        Ok(p) => p,
+        Err(skipped) => return Ok(skipped),
+    };
     let fresh = fresh_tag(case);
     let mut copy = first.clone();
     copy.tags = vec![fresh];
     let mut bigger = case.clone();
     bigger.root.branches.push(copy);
     let variant = render(&bigger);
-    let other = present(&variant, options, Oracle::DuplicateBranch)?;
+    let other = match present_with(present, &variant, options, Oracle::DuplicateBranch)? {
+        Ok(p) => p,
+        Err(skipped) => return Ok(skipped),
+    };
     if let Some(message) =
         compare_duplicate(&base, &other, case.root.tag_name(), &literal_value(fresh))
     {
@@ -1443,9 +1638,17 @@ pub fn compare_duplicate(base: &Value, other: &Value, tag: &str, fresh: &Value) 
 /// identical to the Zod v4 form's (annotations, root definitions and the location of definitions
 /// ignored).
 pub fn dialect_invariance(case: &Case, options: &Options) -> Judged {
+    dialect_invariance_with(case, options, &core_present)
+}
+
+/// [`dialect_invariance`] of the presentations `present` gives.
+pub fn dialect_invariance_with(case: &Case, options: &Options, present: Present<'_>) -> Judged {
     let case = &case.normalized();
     let original = render(case);
-    let base = present(&original, options, Oracle::Dialect)?;
+    let base = match present_with(present, &original, options, Oracle::Dialect)? {
+        Ok(p) => p,
+        Err(skipped) => return Ok(skipped),
+    };
     let forget = Forget {
         alternative_order: false,
         dialect: true,
@@ -1457,7 +1660,10 @@ pub fn dialect_invariance(case: &Case, options: &Options) -> Judged {
         let Some(variant) = render_as(case, *dialect) else {
             continue;
         };
-        let other = present(&variant, options, Oracle::Dialect)?;
+        let other = match present_with(present, &variant, options, Oracle::Dialect)? {
+            Ok(p) => p,
+            Err(skipped) => return Ok(skipped),
+        };
         if canonical_text(&other, forget) != base_text {
             let mut v = violation(
                 Oracle::Dialect,
@@ -1512,10 +1718,40 @@ fn dialect_variant_name(dialect: Dialect) -> String {
     format!("{}:{}", Oracle::Dialect, dialect.name())
 }
 
-fn present(schema: &Value, options: &Options, oracle: Oracle) -> Result<Value, Violation> {
+/// Why a flatten function gave no presentation.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Unpresented {
+    /// The flattener failed where the guarantee needs a presentation (the core's `flatten`
+    /// error): a violation of the oracle that asked.
+    Failed(String),
+    /// Nothing to judge (an implementation refused or skipped the input, crashed or broke the
+    /// protocol; counted by the caller): the oracle is skipped with this reason.
+    NotJudged(String),
+}
+
+/// A flatten function whose presentations an oracle judges: the in-process core
+/// ([`core_present`]) or an implementation behind the protocol ([`crate::protocol`]).
+pub type Present<'a> = &'a dyn Fn(&Value, &Options) -> Result<Value, Unpresented>;
+
+/// The in-process core as a [`Present`]: `flatjoin::flatten`'s presentation.
+pub fn core_present(schema: &Value, options: &Options) -> Result<Value, Unpresented> {
     flatjoin::flatten(schema, options)
         .map(|f| f.schema)
-        .map_err(|e| violation(oracle, format!("flatten failed: {e}"), schema, options))
+        .map_err(|e| Unpresented::Failed(format!("flatten failed: {e}")))
+}
+
+/// `present`'s presentation of `schema`; `Ok(Err(skipped))` when there is none to judge.
+fn present_with(
+    present: Present<'_>,
+    schema: &Value,
+    options: &Options,
+    oracle: Oracle,
+) -> Result<Result<Value, Outcome>, Violation> {
+    match present(schema, options) {
+        Ok(p) => Ok(Ok(p)),
+        Err(Unpresented::NotJudged(why)) => Ok(Err(Outcome::Skipped(why))),
+        Err(Unpresented::Failed(message)) => Err(violation(oracle, message, schema, options)),
+    }
 }
 
 /// Everything the harness checks on one generated case.

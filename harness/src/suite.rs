@@ -417,7 +417,7 @@ fn flatten_part(
 }
 
 /// A discriminator name the schema does not mention.
-fn tag_for(schema: &Value) -> &'static str {
+pub fn tag_for(schema: &Value) -> &'static str {
     let text = schema.to_string();
     if text.contains("\"kind\"") {
         "flatjoin_suite_tag"
@@ -457,7 +457,7 @@ fn split_root(schema: &Value) -> (Map<String, Value>, Value) {
 
 /// The wrapped forms of a suite schema: (name, wrapped schema, how to turn an instance into a
 /// value of branch `a`; `None` when the form does not apply to that instance).
-type Wrap = (&'static str, Value, fn(&str, &Value) -> Option<Value>);
+pub type Wrap = (&'static str, Value, fn(&str, &Value) -> Option<Value>);
 
 fn tagged(tag: &str, data: &Value) -> Option<Value> {
     let Value::Object(map) = data else {
@@ -482,16 +482,18 @@ fn as_payload(tag: &str, data: &Value) -> Option<Value> {
 /// How the wrapped forms spell the discriminator literal: `const` (draft-06 and later), or
 /// `enum` with one value, the only way draft-04 has (there `const` is an unknown keyword, so a
 /// `const`-tagged union is no discriminated union at all, SPEC §6 decision 29).
-#[derive(Clone, Copy)]
-enum TagForm {
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TagForm {
+    /// `{"const": v}`.
     Const,
+    /// `{"enum": [v]}`.
     Enum,
 }
 
 impl TagForm {
     /// The tag forms a suite folder is wrapped with: draft-04 gets both (the `const` form checks
     /// that the join does not read `const` there).
-    fn for_draft(draft: &str) -> &'static [TagForm] {
+    pub fn for_draft(draft: &str) -> &'static [TagForm] {
         if draft == "draft4" {
             &[TagForm::Const, TagForm::Enum]
         } else {
@@ -525,7 +527,9 @@ impl TagForm {
     }
 }
 
-fn wraps(schema: &Value, tag: &str, form: TagForm) -> Vec<Wrap> {
+/// The wrapped forms of `schema` with discriminator `tag` spelled in `form` (own keywords and as
+/// a `payload` property; one and two branches).
+pub fn wraps(schema: &Value, tag: &str, form: TagForm) -> Vec<Wrap> {
     let (root, rest) = split_root(schema);
     let names = form.names();
     let mut out: Vec<Wrap> = Vec::new();
@@ -650,7 +654,7 @@ fn wrapped_part(
 }
 
 /// The `$schema` of a schema when it is not one of the drafts' own meta-schemas.
-fn custom_meta_schema(schema: &Value) -> Option<&str> {
+pub fn custom_meta_schema(schema: &Value) -> Option<&str> {
     let meta = schema.get("$schema")?.as_str()?;
     let known = [
         "https://json-schema.org/draft/2020-12/schema",
@@ -665,7 +669,7 @@ fn custom_meta_schema(schema: &Value) -> Option<&str> {
 /// The schema as a user hands it to `flatjoin validate`: a suite schema of any draft but 2020-12
 /// declares its draft (the suite leaves it implicit; `validate` would otherwise read it as
 /// 2020-12).
-fn declared(schema: &Value, draft: &str) -> Value {
+pub fn declared(schema: &Value, draft: &str) -> Value {
     match schema {
         Value::Object(map) if draft != "draft2020-12" && !map.contains_key("$schema") => {
             let mut out = Map::new();

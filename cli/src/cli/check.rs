@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use clap::Args;
 
 use flatjoin_harness::check::{self, CheckConfig};
+use flatjoin_harness::protocol::run::shell_quote;
 
 /// Arguments of `flatjoin check`.
 #[derive(Args, Debug)]
@@ -20,9 +21,11 @@ pub struct CheckArgs {
     /// Corpus folder to replay; counterexamples are written to its `regressions/`.
     #[arg(long, value_name = "DIR", default_value = "corpus")]
     pub corpus: PathBuf,
-    /// Where to write the Markdown report.
-    #[arg(long, value_name = "FILE", default_value = "reports/conformance.md")]
-    pub report: PathBuf,
+    /// Where to write the Markdown report (default `reports/conformance.md`; with
+    /// `--implementation`, no report unless `--report` is given, whose default then is
+    /// `reports/implementations.md`, with its JSON results beside it).
+    #[arg(long, value_name = "FILE", num_args = 0..=1)]
+    pub report: Option<Option<PathBuf>>,
     /// Worker threads (default: the available cores). The counts and the report's findings are
     /// the same for every value.
     #[arg(long, value_name = "N", default_value_t = check::default_jobs())]
@@ -30,12 +33,32 @@ pub struct CheckArgs {
     /// Inject a named fault into the core (needs a build with `--features fault-injection`).
     #[arg(long, value_name = "NAME")]
     pub inject_fault: Option<String>,
+    /// Judge this implementation instead of the in-process core: a command speaking the line
+    /// protocol of `docs/protocol.md` (split into words like a shell would). Repeatable.
+    #[arg(long, value_name = "CMD ARGS...")]
+    pub implementation: Vec<String>,
+    /// With `--implementation`: seconds an implementation may take to answer one request before
+    /// it is killed (recorded as a crash of that case) and restarted.
+    #[arg(long, value_name = "SECS", default_value_t = 10.0)]
+    pub timeout: f64,
+    /// With `--implementation`: where each implementation's first counterexample per oracle is
+    /// written (`DIR/<name>/<oracle>.json`, a corpus case that replays it).
+    #[arg(long, value_name = "DIR", default_value = "flatjoin-counterexamples")]
+    pub counterexamples: PathBuf,
+    /// Upper bound on the steps shrinking one counterexample may take.
+    #[arg(long, value_name = "N", default_value_t = 400)]
+    pub shrink_steps: u32,
+    /// Open-world cases (default: a quarter of `--cases`).
+    #[arg(long, value_name = "N")]
+    pub open_world_cases: Option<u32>,
 }
 
 /// Runs `flatjoin check`: exit 0 when every oracle held, 1 on any violation.
 pub fn run(args: &CheckArgs) -> Result<ExitCode, String> {
+    // Words quoted as a shell needs them (`--implementation 'node run.mjs f.mjs#fn'`), so the
+    // reports' headers can be pasted back.
     let command = std::iter::once("flatjoin".to_owned())
-        .chain(std::env::args().skip(1))
+        .chain(std::env::args().skip(1).map(|a| shell_quote(&a)))
         .collect::<Vec<_>>()
         .join(" ");
     let mut config = CheckConfig::new(command);
@@ -55,9 +78,31 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, String> {
             args.corpus.display()
         ));
     };
+    config.max_shrink_steps = args.shrink_steps;
+    config.open_world_cases = args.open_world_cases;
+    if !args.implementation.is_empty() {
+        if args.inject_fault.is_some() {
+            return Err(
+                "--inject-fault injects into the in-process core; it cannot apply to --implementation"
+                    .into(),
+            );
+        }
+        config.corpus = Some(corpus);
+        let implementations = super::implementations::ImplementationArgs {
+            implementation: args.implementation.clone(),
+            timeout: args.timeout,
+            counterexamples: args.counterexamples.clone(),
+            report: args.report.clone(),
+        };
+        return super::implementations::run(&implementations, config);
+    }
+    let report = match &args.report {
+        Some(Some(path)) => path.clone(),
+        _ => PathBuf::from("reports/conformance.md"),
+    };
     config.regressions = Some(corpus.join("regressions"));
     config.corpus = Some(corpus);
-    config.report = Some(args.report.clone());
+    config.report = Some(report.clone());
     if let Some(name) = &args.inject_fault {
         inject(&mut config, name)?;
     }
@@ -84,7 +129,7 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, String> {
         bar.finish_and_clear();
     }
     print!("{}", result.table());
-    println!("report written to {}", args.report.display());
+    println!("report written to {}", report.display());
     Ok(if result.failed() == 0 {
         ExitCode::SUCCESS
     } else {

@@ -4,6 +4,8 @@
 pub mod check;
 pub mod export;
 pub mod flatten;
+pub mod implementations;
 pub mod lint;
 pub mod mcp_proxy;
+pub mod serve_protocol;
 pub mod validate;

@@ -1,0 +1,985 @@
+//! `flatjoin check --implementation`: the harness's inputs — the corpus, the vendored
+//! JSON-Schema-Test-Suite (plain and wrapped into unions), the model generator and the
+//! open-world generator — sent through an implementation behind the protocol, each answer judged
+//! by the oracles of [`Oracle::IMPLEMENTATION`] (the same functions that judge the core, given
+//! the implementation's presentations). The first counterexample per oracle is shrunk through
+//! the protocol (generated inputs) and written as a corpus case that replays it.
+//!
+//! An implementation runs as up to [`CheckConfig::jobs`] processes (one per worker); answers
+//! other than a presentation are counted per oracle, never judged: `errored` (the implementation
+//! refused the input), `skipped`, and `crashed` (the process exited, hung past the timeout, or
+//! broke the protocol; it is restarted).
+
+use std::ops::ControlFlow;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use flatjoin::{OpenBranches, Options, Scope};
+use proptest::strategy::ValueTree;
+use rayon::prelude::*;
+use serde_json::Value;
+
+use super::client::Client;
+use super::{Answer, ImplementationInfo};
+use crate::check::{self, CheckConfig};
+use crate::corpus::{self, Input};
+use crate::model::Case;
+use crate::open_world::{self, OpenCase};
+use crate::oracle::{self, Oracle, Outcome, Subject, Unpresented, Violation};
+use crate::render::render;
+use crate::suite;
+
+/// Prefix of an oracle's skip reason when the implementation crashed (or hung) on a request.
+pub const CRASHED: &str = "crashed: ";
+/// Prefix when it broke the protocol (counted as a crash: the process is restarted).
+pub const PROTOCOL_ERROR: &str = "protocol error: ";
+/// Prefix when it answered `errored`.
+pub const ERRORED: &str = "errored: ";
+/// Prefix when it answered `skipped`.
+pub const SKIPPED: &str = "skipped by the implementation: ";
+/// The most crash, protocol-error and errored messages kept per implementation.
+const MAX_MESSAGES: usize = 10;
+
+/// One implementation to judge.
+#[derive(Debug, Clone)]
+pub struct Target {
+    /// The command as the user wrote it (reports, replay instructions).
+    pub command: String,
+    /// Program and arguments.
+    pub argv: Vec<String>,
+    /// Per-request timeout.
+    pub timeout: Duration,
+}
+
+/// What to run: the generator counts, seed, corpus, jobs, shrink steps and quietness of a
+/// [`CheckConfig`] (its report and regressions folder are not used), the implementations, and
+/// where counterexamples go (`<dir>/<implementation>/<oracle>.json`).
+#[derive(Debug, Clone)]
+pub struct RunConfig {
+    /// The shared settings.
+    pub check: CheckConfig,
+    /// The implementations, judged one after the other.
+    pub targets: Vec<Target>,
+    /// Where counterexamples are written (`None`: nowhere).
+    pub counterexamples: Option<PathBuf>,
+}
+
+/// Counts of one oracle on one implementation.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Cell {
+    /// Inputs sent for it.
+    pub cases: u64,
+    /// The guarantee held.
+    pub passed: u64,
+    /// Counterexamples.
+    pub violations: u64,
+    /// The implementation refused the input.
+    pub errored: u64,
+    /// The implementation skipped it.
+    pub skipped: u64,
+    /// The implementation crashed, hung or broke the protocol.
+    pub crashed: u64,
+    /// The oracle did not apply to the input.
+    pub not_applicable: u64,
+}
+
+impl Cell {
+    fn count(&mut self, outcome: &Outcome) {
+        self.cases += 1;
+        match outcome {
+            Outcome::Passed(_) => self.passed += 1,
+            Outcome::Failed(_) => self.violations += 1,
+            Outcome::Skipped(r) if r.starts_with(CRASHED) || r.starts_with(PROTOCOL_ERROR) => {
+                self.crashed += 1;
+            }
+            Outcome::Skipped(r) if r.starts_with(ERRORED) => self.errored += 1,
+            Outcome::Skipped(r) if r.starts_with(SKIPPED) => self.skipped += 1,
+            Outcome::Skipped(_) => self.not_applicable += 1,
+        }
+    }
+}
+
+/// The first counterexample of one oracle.
+#[derive(Debug, Clone)]
+pub struct Counterexample {
+    /// The oracle.
+    pub oracle: Oracle,
+    /// The (shrunk, for generated inputs) violation.
+    pub violation: Violation,
+    /// Where the input came from (`model case 12`, a corpus file, a suite group).
+    pub found: String,
+    /// Whether it was shrunk.
+    pub shrunk: bool,
+    /// The replayable file written for it.
+    pub file: Option<PathBuf>,
+}
+
+/// Inputs sent from one source (corpus, suite, a generator) and the time they took.
+#[derive(Debug, Clone, Default)]
+pub struct Source {
+    /// `corpus`, `suite`, `model`, `open-world`.
+    pub name: &'static str,
+    /// Inputs sent.
+    pub inputs: u64,
+    /// Wall time, judging and shrinking included.
+    pub time: Duration,
+}
+
+/// What one implementation came to.
+#[derive(Debug, Clone, Default)]
+pub struct ImplementationResult {
+    /// The command.
+    pub command: String,
+    /// What it said about itself (`None`: it never started).
+    pub info: Option<ImplementationInfo>,
+    /// Why it could not be started, if it could not.
+    pub start_error: Option<String>,
+    /// Counts per oracle, in [`Oracle::IMPLEMENTATION`] order.
+    pub cells: Vec<(Oracle, Cell)>,
+    /// The first counterexample per oracle.
+    pub counterexamples: Vec<Counterexample>,
+    /// Per source.
+    pub sources: Vec<Source>,
+    /// Crashes, hangs and protocol errors (all requests, shrinking included).
+    pub crash_count: u64,
+    /// The first crash and hang messages.
+    pub crashes: Vec<String>,
+    /// The first protocol errors (each quoting the line).
+    pub protocol_errors: Vec<String>,
+    /// The first `errored` messages.
+    pub errored: Vec<String>,
+    /// Requests sent.
+    pub requests: u64,
+    /// Processes started (1 + restarts, per worker).
+    pub starts: u64,
+    /// Time between writing requests and reading their answers, summed over the workers.
+    pub waiting: Duration,
+    /// Wall time of the whole run of this implementation.
+    pub time: Duration,
+}
+
+impl ImplementationResult {
+    /// Counterexamples over all oracles.
+    pub fn violations(&self) -> u64 {
+        self.cells.iter().map(|(_, c)| c.violations).sum()
+    }
+
+    /// Whether the implementation held every guarantee without crashing.
+    pub fn clean(&self) -> bool {
+        self.start_error.is_none() && self.violations() == 0 && self.crash_count == 0
+    }
+
+    /// The per-oracle table, then the counterexamples and a `N passed, N failed` line.
+    pub fn table(&self) -> String {
+        let mut out = format!("implementation: {}\n", self.command);
+        if let Some(e) = &self.start_error {
+            out.push_str(&format!("  cannot be started: {e}\n"));
+        }
+        out.push_str(&format!(
+            "{:<30} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7}\n",
+            "oracle", "cases", "passed", "failed", "errored", "skipped", "crashed", "n/a"
+        ));
+        for (o, c) in &self.cells {
+            out.push_str(&format!(
+                "{:<30} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7}\n",
+                o.name(),
+                c.cases,
+                c.passed,
+                c.violations,
+                c.errored,
+                c.skipped,
+                c.crashed,
+                c.not_applicable
+            ));
+        }
+        for x in &self.counterexamples {
+            out.push_str(&format!(
+                "counterexample {} ({}{}): {}{}\n",
+                x.oracle,
+                x.found,
+                if x.shrunk { ", shrunk" } else { "" },
+                first_line(&x.violation.message),
+                x.file
+                    .as_ref()
+                    .map_or(String::new(), |p| format!(" → {}", p.display()))
+            ));
+        }
+        for c in &self.crashes {
+            out.push_str(&format!("crash: {}\n", first_line(c)));
+        }
+        for p in &self.protocol_errors {
+            out.push_str(&format!("protocol error: {}\n", first_line(p)));
+        }
+        let passed: u64 = self.cells.iter().map(|(_, c)| c.passed).sum();
+        out.push_str(&format!(
+            "{}: {} requests, {} crashed, {} passed, {} failed\n",
+            self.info
+                .as_ref()
+                .map_or(self.command.as_str(), |i| &i.name),
+            self.requests,
+            self.crash_count,
+            passed,
+            self.violations()
+        ));
+        out
+    }
+
+    fn tally(&mut self, outcomes: &[(Oracle, Outcome)]) {
+        for (oracle, outcome) in outcomes {
+            let i = match self.cells.iter().position(|(o, _)| o == oracle) {
+                Some(i) => i,
+                None => {
+                    self.cells.push((*oracle, Cell::default()));
+                    self.cells.len() - 1
+                }
+            };
+            self.cells[i].1.count(outcome);
+        }
+    }
+
+    fn has_counterexample(&self, oracle: Oracle) -> bool {
+        self.counterexamples.iter().any(|x| x.oracle == oracle)
+    }
+}
+
+fn first_line(text: &str) -> String {
+    let line = text.lines().next().unwrap_or("");
+    let mut short: String = line.chars().take(200).collect();
+    if short.len() < line.len() {
+        short.push('…');
+    }
+    short
+}
+
+/// The processes of one implementation, one per worker at most, and what happened to them.
+struct Pool {
+    argv: Vec<String>,
+    timeout: Duration,
+    idle: Mutex<Vec<Client>>,
+    events: Mutex<Events>,
+}
+
+#[derive(Default)]
+struct Events {
+    crash_count: u64,
+    crashes: Vec<String>,
+    protocol_errors: Vec<String>,
+    errored: Vec<String>,
+}
+
+impl Pool {
+    fn new(target: &Target) -> Pool {
+        Pool {
+            argv: target.argv.clone(),
+            timeout: target.timeout,
+            idle: Mutex::new(Vec::new()),
+            events: Mutex::new(Events::default()),
+        }
+    }
+
+    /// Runs one request on an idle process (a new client when none is idle).
+    fn run(&self, schema: &Value, options: &Options) -> Answer {
+        let idle = self.idle.lock().ok().and_then(|mut v| v.pop());
+        let mut client = idle.unwrap_or_else(|| Client::new(self.argv.clone(), self.timeout));
+        let answer = client.run(schema, options);
+        if let Ok(mut idle) = self.idle.lock() {
+            idle.push(client);
+        }
+        if let Ok(mut events) = self.events.lock() {
+            let keep = |list: &mut Vec<String>, m: &str| {
+                if list.len() < MAX_MESSAGES {
+                    list.push(m.to_owned());
+                }
+            };
+            match &answer {
+                Answer::Crashed(m) => {
+                    events.crash_count += 1;
+                    keep(&mut events.crashes, m);
+                }
+                Answer::ProtocolError(m) => {
+                    events.crash_count += 1;
+                    keep(&mut events.protocol_errors, m);
+                }
+                Answer::Errored(m) => keep(&mut events.errored, m),
+                _ => {}
+            }
+        }
+        answer
+    }
+
+    /// [`Pool::run`] as an oracle's flatten function.
+    fn present(&self, schema: &Value, options: &Options) -> Result<Value, Unpresented> {
+        match self.run(schema, options) {
+            Answer::Presentation(p) => Ok(p),
+            Answer::Errored(m) => Err(Unpresented::NotJudged(format!("{ERRORED}{m}"))),
+            Answer::Skipped(r) => Err(Unpresented::NotJudged(format!("{SKIPPED}{r}"))),
+            Answer::Crashed(m) => Err(Unpresented::NotJudged(format!("{CRASHED}{m}"))),
+            Answer::ProtocolError(m) => Err(Unpresented::NotJudged(format!("{PROTOCOL_ERROR}{m}"))),
+        }
+    }
+
+    /// Stops every process; returns (requests, starts, time waiting on answers).
+    fn finish(&self) -> (u64, u64, Duration) {
+        let clients = self
+            .idle
+            .lock()
+            .map(|mut v| std::mem::take(&mut *v))
+            .unwrap_or_default();
+        let mut totals = (0, 0, Duration::ZERO);
+        for mut c in clients {
+            c.stop();
+            totals.0 += c.requests;
+            totals.1 += u64::from(c.starts);
+            totals.2 += c.waiting;
+        }
+        totals
+    }
+}
+
+/// The oracles that apply to an input (the model-level invariances only to model cases).
+fn oracles_for(model: bool) -> impl Iterator<Item = Oracle> {
+    Oracle::IMPLEMENTATION.into_iter().filter(move |o| {
+        model
+            || !matches!(
+                o,
+                Oracle::BranchOrder | Oracle::DuplicateBranch | Oracle::Dialect
+            )
+    })
+}
+
+/// Every applicable oracle skipped with `why`.
+fn every(why: &str, model: bool) -> Vec<(Oracle, Outcome)> {
+    oracles_for(model)
+        .map(|o| (o, Outcome::Skipped(why.to_owned())))
+        .collect()
+}
+
+/// One input: the schema, its options, values it must accept, and the model case it renders
+/// (for the invariances) or a corpus case's variants.
+struct Job<'a> {
+    schema: &'a Value,
+    options: &'a Options,
+    values: Vec<Value>,
+    case: Option<&'a Case>,
+    variants: &'a [(String, Value)],
+}
+
+/// Sends one input through the implementation and judges the answer.
+fn judge(pool: &Pool, job: Job<'_>) -> Vec<(Oracle, Outcome)> {
+    let present = |s: &Value, o: &Options| pool.present(s, o);
+    let model = job.case.is_some();
+    let presentation = match present(job.schema, job.options) {
+        Ok(p) => p,
+        Err(Unpresented::NotJudged(why) | Unpresented::Failed(why)) => return every(&why, model),
+    };
+    // The invariances and variants ask for the input's own presentation again as their base:
+    // answered from the first answer (determinism asks the implementation again itself).
+    let first = presentation.clone();
+    let again = |s: &Value, o: &Options| {
+        if s == job.schema && o == job.options {
+            Ok(first.clone())
+        } else {
+            pool.present(s, o)
+        }
+    };
+    let subject = match Subject::presented(job.schema, job.options, presentation) {
+        Ok(Ok(subject)) => subject.with_instances(job.values, Vec::new()),
+        Ok(Err(reason)) => return every(&reason, model),
+        Err(mut v) => {
+            v.oracle = Oracle::PresentationValidity;
+            let mut out = every("no valid presentation to judge", model);
+            for (o, outcome) in &mut out {
+                if *o == Oracle::PresentationValidity {
+                    *outcome = Outcome::Failed(Box::new(v.clone()));
+                }
+            }
+            return out;
+        }
+    };
+    let mut out = subject.implementation_outcomes(&present);
+    let run = |r: Result<Outcome, Violation>| r.unwrap_or_else(|v| Outcome::Failed(Box::new(v)));
+    if let Some(case) = job.case {
+        out.push((
+            Oracle::BranchOrder,
+            run(oracle::branch_order_invariance_with(
+                case,
+                job.options,
+                &again,
+            )),
+        ));
+        out.push((
+            Oracle::DuplicateBranch,
+            run(oracle::duplicate_branch_invariance_with(
+                case,
+                job.options,
+                &again,
+            )),
+        ));
+        out.push((
+            Oracle::Dialect,
+            run(oracle::dialect_invariance_with(case, job.options, &again)),
+        ));
+    }
+    for (compare, other) in job.variants {
+        out.push(corpus::compare_variant_with(
+            &subject,
+            other,
+            compare,
+            job.options,
+            &present,
+        ));
+    }
+    out
+}
+
+/// The option sets an input without its own is sent under: each declared reading, at the
+/// widest declared scope.
+fn reading_options(info: &ImplementationInfo) -> Vec<Options> {
+    let scope = if info.scopes.contains(&Scope::All) {
+        Scope::All
+    } else {
+        Scope::Root
+    };
+    [OpenBranches::Declared, OpenBranches::Permissive]
+        .into_iter()
+        .filter(|r| info.readings.contains(r))
+        .map(|r| Options::default().with_open_branches(r).with_scope(scope))
+        .collect()
+}
+
+/// The oracles the suite's schemas are judged by: those the in-process suite part judges the
+/// core by (its valid instances accepted by a presentation that compiles; `crate::suite`), so
+/// flatjoin's findings through the protocol are the in-process ones (SPEC §6 decision 41).
+pub const SUITE_ORACLES: [Oracle; 2] = [Oracle::Soundness, Oracle::PresentationValidity];
+
+/// A fixed input: a corpus file's schema or a suite schema.
+struct Fixed {
+    found: String,
+    schema: Value,
+    options: Options,
+    values: Vec<Value>,
+    variants: Vec<(String, Value)>,
+}
+
+/// The corpus inputs (every [`Input`] of every file, under each declared reading when it has no
+/// options of its own; a case whose options the implementation does not declare is left out).
+fn corpus_inputs(dir: &Path, info: &ImplementationInfo) -> Vec<Fixed> {
+    let mut out = Vec::new();
+    for path in corpus::files(dir) {
+        for Input {
+            label,
+            schema,
+            options,
+            values,
+            variants,
+        } in corpus::inputs(&path)
+        {
+            let sets = match options {
+                Some(o) if info.supports(&o) => vec![o],
+                Some(_) => Vec::new(),
+                None => reading_options(info),
+            };
+            for options in sets {
+                out.push(Fixed {
+                    found: label.clone(),
+                    schema: schema.clone(),
+                    options,
+                    values: values.clone(),
+                    variants: variants.clone(),
+                });
+            }
+        }
+    }
+    out
+}
+
+/// The suite inputs: each schema of [`suite::DRAFTS`] (its draft declared), and each of its
+/// wrapped forms, with the instances the suite calls valid (tagged for the wrapped forms), under
+/// the first declared reading.
+fn suite_inputs(suite_dir: &Path, info: &ImplementationInfo) -> Vec<Fixed> {
+    let Some(options) = reading_options(info).into_iter().next() else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for draft in suite::DRAFTS {
+        for g in suite::groups(suite_dir, draft) {
+            let schema = suite::declared(&g.schema, draft);
+            if suite::custom_meta_schema(&schema).is_some() {
+                continue;
+            }
+            let valid: Vec<&Value> = g
+                .tests
+                .iter()
+                .filter(|t| t.valid)
+                .map(|t| &t.data)
+                .collect();
+            let tag = suite::tag_for(&schema);
+            let forms = suite::TagForm::for_draft(draft)
+                .iter()
+                .flat_map(|&f| suite::wraps(&schema, tag, f));
+            for (form, wrapped, value_of) in forms {
+                out.push(Fixed {
+                    found: format!("{} [{form}]", g.id),
+                    schema: wrapped,
+                    options: options.clone(),
+                    values: valid.iter().filter_map(|v| value_of(tag, v)).collect(),
+                    variants: Vec::new(),
+                });
+            }
+            out.push(Fixed {
+                found: g.id.clone(),
+                schema,
+                options: options.clone(),
+                values: valid.into_iter().cloned().collect(),
+                variants: Vec::new(),
+            });
+        }
+    }
+    out
+}
+
+/// Judges every implementation of `config`, one after the other; `log` receives progress and
+/// findings one line at a time.
+pub fn run(config: &RunConfig, log: &mut dyn FnMut(&str)) -> Vec<ImplementationResult> {
+    let pool = match rayon::ThreadPoolBuilder::new()
+        .num_threads(config.check.jobs.max(1))
+        .build()
+    {
+        Ok(pool) => pool,
+        Err(e) => {
+            log(&format!("cannot start the worker threads: {e}"));
+            return Vec::new();
+        }
+    };
+    config
+        .targets
+        .iter()
+        .map(|target| run_one(config, target, &pool, log))
+        .collect()
+}
+
+fn run_one(
+    config: &RunConfig,
+    target: &Target,
+    threads: &rayon::ThreadPool,
+    log: &mut dyn FnMut(&str),
+) -> ImplementationResult {
+    let start = Instant::now();
+    let mut result = ImplementationResult {
+        command: target.command.clone(),
+        cells: Oracle::IMPLEMENTATION
+            .iter()
+            .map(|o| (*o, Cell::default()))
+            .collect(),
+        ..ImplementationResult::default()
+    };
+    let pool = Pool::new(target);
+    let mut first = Client::new(target.argv.clone(), target.timeout);
+    let info = match first.ensure_started() {
+        Ok(info) => info.clone(),
+        Err(e) => {
+            log(&format!("{}: cannot be started: {e}", target.command));
+            result.start_error = Some(e);
+            result.time = start.elapsed();
+            return result;
+        }
+    };
+    if let Ok(mut idle) = pool.idle.lock() {
+        idle.push(first);
+    }
+    log(&format!(
+        "implementation {} ({}{}, readings: {}): {}",
+        info.name,
+        info.language,
+        if info.version.is_empty() {
+            String::new()
+        } else {
+            format!(" {}", info.version)
+        },
+        info.readings
+            .iter()
+            .map(|r| super::reading_name(*r))
+            .collect::<Vec<_>>()
+            .join(", "),
+        target.command
+    ));
+    result.info = Some(info.clone());
+    let run = Run {
+        config,
+        target,
+        info: &info,
+        pool: &pool,
+        threads,
+    };
+    if let Some(dir) = &config.check.corpus {
+        let inputs = corpus_inputs(dir, &info);
+        run.fixed("corpus", inputs, &Oracle::IMPLEMENTATION, &mut result, log);
+        let suite_dir = dir.join("json-schema-test-suite");
+        if suite_dir.is_dir() {
+            let inputs = suite_inputs(&suite_dir, &info);
+            run.fixed("suite", inputs, &SUITE_ORACLES, &mut result, log);
+        }
+    }
+    run.model(&mut result, log);
+    run.open_world(&mut result, log);
+    let (requests, starts, waiting) = pool.finish();
+    result.requests = requests;
+    result.starts = starts;
+    result.waiting = waiting;
+    if let Ok(events) = pool.events.into_inner() {
+        result.crash_count = events.crash_count;
+        result.crashes = events.crashes;
+        result.protocol_errors = events.protocol_errors;
+        result.errored = events.errored;
+    }
+    result.time = start.elapsed();
+    result
+}
+
+/// One implementation's run.
+struct Run<'a> {
+    config: &'a RunConfig,
+    target: &'a Target,
+    info: &'a ImplementationInfo,
+    pool: &'a Pool,
+    threads: &'a rayon::ThreadPool,
+}
+
+impl Run<'_> {
+    /// Judges fixed inputs (in parallel, tallied in order) by the oracles of `only`.
+    fn fixed(
+        &self,
+        name: &'static str,
+        inputs: Vec<Fixed>,
+        only: &[Oracle],
+        result: &mut ImplementationResult,
+        log: &mut dyn FnMut(&str),
+    ) {
+        let start = Instant::now();
+        let judged: Vec<Vec<(Oracle, Outcome)>> = self.threads.install(|| {
+            inputs
+                .par_iter()
+                .map(|f| {
+                    judge(
+                        self.pool,
+                        Job {
+                            schema: &f.schema,
+                            options: &f.options,
+                            values: f.values.clone(),
+                            case: None,
+                            variants: &f.variants,
+                        },
+                    )
+                })
+                .collect()
+        });
+        for (input, mut outcomes) in inputs.iter().zip(judged) {
+            outcomes.retain(|(o, _)| only.contains(o));
+            result.tally(&outcomes);
+            for (oracle, outcome) in outcomes {
+                if let Outcome::Failed(v) = outcome
+                    && !result.has_counterexample(oracle)
+                {
+                    let found = format!("{name}: {}", input.found);
+                    log(&format!(
+                        "VIOLATION ({found}): {}",
+                        first_line(&v.to_string())
+                    ));
+                    self.keep(result, oracle, *v, found, false, log);
+                }
+            }
+        }
+        if !self.config.check.quiet {
+            log(&format!(
+                "{name}: {} inputs in {:.1} s",
+                inputs.len(),
+                start.elapsed().as_secs_f64()
+            ));
+        }
+        result.sources.push(Source {
+            name,
+            inputs: inputs.len() as u64,
+            time: start.elapsed(),
+        });
+    }
+
+    /// Records the first counterexample of `oracle` and writes its replayable file.
+    fn keep(
+        &self,
+        result: &mut ImplementationResult,
+        oracle: Oracle,
+        violation: Violation,
+        found: String,
+        shrunk: bool,
+        log: &mut dyn FnMut(&str),
+    ) {
+        let file =
+            self.config.counterexamples.as_ref().and_then(|dir| {
+                match write_counterexample(
+                    dir,
+                    &self.config.check.command,
+                    self.target,
+                    self.info,
+                    &violation,
+                    &found,
+                ) {
+                    Ok(p) => Some(p),
+                    Err(e) => {
+                        log(&format!("cannot write the counterexample: {e}"));
+                        None
+                    }
+                }
+            });
+        if let Some(p) = &file {
+            log(&format!(
+                "counterexample for {oracle} written to {}",
+                p.display()
+            ));
+        }
+        result.counterexamples.push(Counterexample {
+            oracle,
+            violation,
+            found,
+            shrunk,
+            file,
+        });
+    }
+
+    fn model(&self, result: &mut ImplementationResult, log: &mut dyn FnMut(&str)) {
+        let start = Instant::now();
+        let config = &self.config.check;
+        let mut next = 0u32;
+        let mut sent = 0u64;
+        check::evaluate_in_order(
+            self.threads,
+            check::WINDOW_PER_JOB * config.jobs.max(1),
+            || {
+                let i = next;
+                next += 1;
+                (i < config.cases).then(|| (i, self.info.options_for(i)))
+            },
+            |(i, options): &(u32, Options)| {
+                check::model_case(config.seed, *i).map(|tree| {
+                    let case = tree.current();
+                    let schema = render(&case.normalized());
+                    judge(
+                        self.pool,
+                        Job {
+                            schema: &schema,
+                            options,
+                            values: Vec::new(),
+                            case: Some(&case),
+                            variants: &[],
+                        },
+                    )
+                })
+            },
+            |(i, options), outcomes| {
+                let Some(outcomes) = outcomes else {
+                    return ControlFlow::Continue(());
+                };
+                sent += 1;
+                result.tally(&outcomes);
+                for (oracle, outcome) in outcomes {
+                    let Outcome::Failed(v) = outcome else {
+                        continue;
+                    };
+                    if result.has_counterexample(oracle) {
+                        continue;
+                    }
+                    log(&format!(
+                        "VIOLATION (model case {i}): {}; shrinking…",
+                        first_line(&v.to_string())
+                    ));
+                    let shrunk = check::model_case(config.seed, i).map(|mut tree| {
+                        check::shrink_with(&mut tree, *v.clone(), config.max_shrink_steps, &|c| {
+                            self.fails(c, &options, oracle)
+                        })
+                        .1
+                    });
+                    let found = format!("model case {i}, seed {}", config.seed);
+                    let is_shrunk = shrunk.is_some();
+                    self.keep(result, oracle, shrunk.unwrap_or(*v), found, is_shrunk, log);
+                }
+                ControlFlow::Continue(())
+            },
+        );
+        result.sources.push(Source {
+            name: check::MODEL_GENERATOR,
+            inputs: sent,
+            time: start.elapsed(),
+        });
+    }
+
+    /// The violation of `oracle` on model case `case`, if it still fails (shrinking).
+    fn fails(&self, case: &Case, options: &Options, oracle: Oracle) -> Option<Violation> {
+        let schema = render(&case.normalized());
+        judge(
+            self.pool,
+            Job {
+                schema: &schema,
+                options,
+                values: Vec::new(),
+                case: Some(case),
+                variants: &[],
+            },
+        )
+        .into_iter()
+        .find_map(|(o, outcome)| match outcome {
+            Outcome::Failed(v) if o == oracle => Some(*v),
+            _ => None,
+        })
+    }
+
+    /// The outcomes of one open-world case.
+    fn open_case(&self, case: &OpenCase, options: &Options) -> Vec<(Oracle, Outcome)> {
+        let judge_original = match oracle::judge(&case.schema) {
+            Ok(j) => j,
+            Err(e) => {
+                return every(
+                    &format!("jsonschema cannot compile the original: {e}"),
+                    false,
+                );
+            }
+        };
+        let values = open_world::values(case, &judge_original, open_world::VALUES_PER_BRANCH);
+        judge(
+            self.pool,
+            Job {
+                schema: &case.schema,
+                options,
+                values,
+                case: None,
+                variants: &[],
+            },
+        )
+    }
+
+    fn open_world(&self, result: &mut ImplementationResult, log: &mut dyn FnMut(&str)) {
+        let start = Instant::now();
+        let config = &self.config.check;
+        let cases = config.open_world_cases.unwrap_or(config.cases / 4);
+        let mut next = 0u32;
+        let mut sent = 0u64;
+        check::evaluate_in_order(
+            self.threads,
+            check::WINDOW_PER_JOB * config.jobs.max(1),
+            || {
+                let i = next;
+                next += 1;
+                (i < cases).then(|| (i, self.info.options_for(i)))
+            },
+            |(i, options): &(u32, Options)| {
+                check::open_world_case(config.seed, *i)
+                    .map(|(tree, _)| self.open_case(&tree.current(), options))
+            },
+            |(i, options), outcomes| {
+                let Some(outcomes) = outcomes else {
+                    return ControlFlow::Continue(());
+                };
+                sent += 1;
+                result.tally(&outcomes);
+                for (oracle, outcome) in outcomes {
+                    let Outcome::Failed(v) = outcome else {
+                        continue;
+                    };
+                    if result.has_counterexample(oracle) {
+                        continue;
+                    }
+                    log(&format!(
+                        "VIOLATION (open-world case {i}): {}; shrinking…",
+                        first_line(&v.to_string())
+                    ));
+                    let shrunk = check::open_world_case(config.seed, i).map(|(mut tree, _)| {
+                        check::shrink_with(&mut *tree, *v.clone(), config.max_shrink_steps, &|c| {
+                            self.open_case(c, &options)
+                                .into_iter()
+                                .find_map(|(o, outcome)| match outcome {
+                                    Outcome::Failed(v) if o == oracle => Some(*v),
+                                    _ => None,
+                                })
+                        })
+                        .1
+                    });
+                    let found = format!("open-world case {i}, seed {}", config.seed);
+                    let is_shrunk = shrunk.is_some();
+                    self.keep(result, oracle, shrunk.unwrap_or(*v), found, is_shrunk, log);
+                }
+                ControlFlow::Continue(())
+            },
+        );
+        result.sources.push(Source {
+            name: check::OPEN_WORLD_GENERATOR,
+            inputs: sent,
+            time: start.elapsed(),
+        });
+    }
+}
+
+/// A file name part from an implementation's name.
+pub fn slug(text: &str) -> String {
+    let s: String = text
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.' {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    let s = s.trim_matches('-').to_owned();
+    if s.is_empty() {
+        "implementation".into()
+    } else {
+        s
+    }
+}
+
+/// Writes a counterexample as a corpus case ([`corpus::regression_case`]) at
+/// `<dir>/<implementation>/<oracle>.json`, with the implementation's command and the command
+/// that replays it.
+pub fn write_counterexample(
+    dir: &Path,
+    command: &str,
+    target: &Target,
+    info: &ImplementationInfo,
+    v: &Violation,
+    found: &str,
+) -> Result<PathBuf, String> {
+    let folder = dir.join(slug(&info.name));
+    let mut case = corpus::regression_case(v, &format!("{command} ({found})"));
+    if let Some(map) = case.as_object_mut() {
+        map.insert(
+            "implementation".into(),
+            Value::String(target.command.clone()),
+        );
+        map.insert(
+            "replay".into(),
+            Value::String(format!(
+                "flatjoin check --implementation {} --corpus {} --cases 0",
+                shell_quote(&target.command),
+                shell_quote(&folder.display().to_string())
+            )),
+        );
+    }
+    let text = serde_json::to_string_pretty(&case).map_err(|e| e.to_string())?;
+    std::fs::create_dir_all(&folder).map_err(|e| format!("{}: {e}", folder.display()))?;
+    let path = folder.join(format!("{}.json", v.oracle.name()));
+    std::fs::write(&path, text + "\n").map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(path)
+}
+
+/// `text` quoted for a POSIX shell (single quotes), unless it needs none.
+pub fn shell_quote(text: &str) -> String {
+    if !text.is_empty()
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./:#=@%+,".contains(c))
+    {
+        text.to_owned()
+    } else {
+        format!("'{}'", text.replace('\'', r"'\''"))
+    }
+}

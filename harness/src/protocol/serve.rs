@@ -1,0 +1,60 @@
+//! The implementation side of the protocol over a flatten function: what `flatjoin
+//! serve-protocol` runs over `flatjoin::flatten`, so the harness judges the core through the same
+//! pipe as any other flattener.
+
+use std::io::{BufRead, Write};
+
+use flatjoin::Options;
+use serde_json::{Value, json};
+
+use super::{VERSION, check_message, options_from_value};
+
+/// Answers protocol requests read from `input` on `output` until `stop` or the end of input.
+/// `describe` is the start response's `implementation`; `flatten` gives the presentation or the
+/// message of an `errored` answer. A request that does not match its schema is answered
+/// `errored` when it carries a `seq`, and ends the loop with `Err` otherwise.
+pub fn serve(
+    input: &mut dyn BufRead,
+    output: &mut dyn Write,
+    describe: &Value,
+    flatten: &dyn Fn(&Value, &Options) -> Result<Value, String>,
+) -> Result<(), String> {
+    let mut line = String::new();
+    loop {
+        line.clear();
+        if input.read_line(&mut line).map_err(|e| e.to_string())? == 0 {
+            return Ok(());
+        }
+        if line.trim().is_empty() {
+            continue;
+        }
+        let request: Value = serde_json::from_str(&line)
+            .map_err(|e| format!("a request is not JSON ({e}): {}", line.trim_end()))?;
+        let answer = match request.get("cmd").and_then(Value::as_str) {
+            Some("stop") => return Ok(()),
+            Some("start") => {
+                check_message("start.schema.json", &request)?;
+                json!({"ready": true, "version": VERSION, "implementation": describe})
+            }
+            Some("run") => {
+                let seq = request.get("seq").cloned().unwrap_or(Value::Null);
+                match check_message("run.schema.json", &request) {
+                    Err(why) if seq.is_u64() => {
+                        json!({"seq": seq, "errored": {"message": format!("the request {why}")}})
+                    }
+                    Err(why) => return Err(format!("the request {why}")),
+                    Ok(()) => {
+                        let options = options_from_value(&request["options"]);
+                        match flatten(&request["schema"], &options) {
+                            Ok(p) => json!({"seq": seq, "presentation": p}),
+                            Err(message) => json!({"seq": seq, "errored": {"message": message}}),
+                        }
+                    }
+                }
+            }
+            _ => return Err(format!("unknown request: {}", line.trim_end())),
+        };
+        writeln!(output, "{answer}").map_err(|e| e.to_string())?;
+        output.flush().map_err(|e| e.to_string())?;
+    }
+}

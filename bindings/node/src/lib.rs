@@ -8,7 +8,8 @@
 // workspace's `deny(unsafe_code)` would reject: the lint is allowed in this one module of
 // generated shims, which hold no hand-written unsafe code.
 #[allow(unsafe_code)]
-mod exports {
+/// The native functions the Node.js package's wrapper calls.
+pub mod exports {
     use flatjoin_edge as edge;
     use napi_derive::napi;
 

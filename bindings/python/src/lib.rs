@@ -9,14 +9,15 @@
 // API calls, which the workspace's `deny(unsafe_code)` would reject: the lint is allowed in this
 // one module of generated shims, which hold no hand-written unsafe code.
 #[allow(unsafe_code)]
-mod exports {
+/// The native functions the Python package's wrapper calls.
+pub mod exports {
     use flatjoin_edge as edge;
     use pyo3::prelude::*;
 
     /// `flatten(schema_json, scope, open_branches)`: the envelope of `{schema, diagnostics}`.
     #[pyfunction]
     #[pyo3(signature = (schema, scope=None, open_branches=None))]
-    fn flatten(
+    pub fn flatten(
         py: Python<'_>,
         schema: String,
         scope: Option<String>,
@@ -34,7 +35,7 @@ mod exports {
     /// `{manifest, diagnostics, narrowings}`.
     #[pyfunction]
     #[pyo3(signature = (manifest, scope=None, open_branches=None, profile=None))]
-    fn flatten_manifest(
+    pub fn flatten_manifest(
         py: Python<'_>,
         manifest: String,
         scope: Option<String>,
@@ -53,13 +54,18 @@ mod exports {
     /// `{valid, branch, errors, message}`.
     #[pyfunction]
     #[pyo3(signature = (original, value, assert_formats=false))]
-    fn validate(py: Python<'_>, original: String, value: String, assert_formats: bool) -> String {
+    pub fn validate(
+        py: Python<'_>,
+        original: String,
+        value: String,
+        assert_formats: bool,
+    ) -> String {
         py.detach(move || edge::run(|| edge::validate(&original, &value, assert_formats)))
     }
 
     /// `lint(input_json, profile)`: the envelope of `{profile, tools, rejected_tools, findings}`.
     #[pyfunction]
-    fn lint(py: Python<'_>, input: String, profile: String) -> String {
+    pub fn lint(py: Python<'_>, input: String, profile: String) -> String {
         py.detach(move || edge::run(|| edge::lint(&input, &profile)))
     }
 
@@ -67,7 +73,7 @@ mod exports {
     /// `{declarations, narrowings, residual}`.
     #[pyfunction]
     #[pyo3(signature = (input, provider, strict=false, gemini_field=None))]
-    fn export_tools(
+    pub fn export_tools(
         py: Python<'_>,
         input: String,
         provider: String,
@@ -81,7 +87,7 @@ mod exports {
 
     /// The module `flatjoin._native`.
     #[pymodule]
-    fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    pub fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
         m.add_function(wrap_pyfunction!(flatten, m)?)?;
         m.add_function(wrap_pyfunction!(flatten_manifest, m)?)?;
         m.add_function(wrap_pyfunction!(validate, m)?)?;

@@ -15,7 +15,8 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use flatjoin::{OpenBranches, Options, RuntimeOptions, Scope};
+pub use flatjoin::Options;
+use flatjoin::{OpenBranches, RuntimeOptions, Scope};
 use flatjoin_cli::profiles::{self, Finding, Profile, Severity};
 use flatjoin_cli::surfaces::{self, GeminiField, Provider, ToolInput};
 use serde_json::{Map, Value, json};
@@ -148,7 +149,13 @@ pub fn join_options(scope: Option<&str>, open_branches: Option<&str>) -> Result<
 /// `flatjoin flatten`: `{"schema": PRESENTATION, "diagnostics": {"flattened", "skipped"}}` (the
 /// diagnostics in the CLI's `--diagnostics` format).
 pub fn flatten(schema: &str, options: &Options) -> Outcome {
-    let flat = flatjoin::flatten_owned(parse(schema, "schema")?, options)?;
+    flatten_value(parse(schema, "schema")?, options)
+}
+
+/// [`flatten`] of a document already converted to a [`Value`] (the packages' measured
+/// alternative to text, `bench-object-conversion`; the caller owns the depth check).
+pub fn flatten_value(schema: Value, options: &Options) -> Outcome {
+    let flat = flatjoin::flatten_owned(schema, options)?;
     let mut out = Map::new();
     out.insert("schema".into(), flat.schema);
     out.insert("diagnostics".into(), flat.diagnostics.to_json());
@@ -159,7 +166,15 @@ pub fn flatten(schema: &str, options: &Options) -> Outcome {
 /// diagnostics name each tool (the CLI's `--diagnostics` format for manifests), the narrowings
 /// are the profile's lowering's (none without a profile).
 pub fn flatten_manifest(manifest: &str, options: &Options, profile: Option<&str>) -> Outcome {
-    let manifest = parse(manifest, "manifest")?;
+    flatten_manifest_value(parse(manifest, "manifest")?, options, profile)
+}
+
+/// [`flatten_manifest`] of a document already converted to a [`Value`] (see [`flatten_value`]).
+pub fn flatten_manifest_value(
+    manifest: Value,
+    options: &Options,
+    profile: Option<&str>,
+) -> Outcome {
     let mut out = Map::new();
     let Some(profile) = profile else {
         let flat = flatjoin::flatten_manifest_owned(manifest, options)?;

@@ -67,4 +67,22 @@ pub mod exports {
             )
         })
     }
+
+    /// The measured alternative to text (feature `bench-object-conversion`): the document
+    /// converted object by object both ways. Returns the presentation (of a schema or a manifest), or throws.
+    #[cfg(feature = "bench-object-conversion")]
+    #[napi]
+    pub fn bench_flatten_object(schema: serde_json::Value) -> napi::Result<serde_json::Value> {
+        let options = edge::Options::default();
+        // A manifest (an object with `tools`) or one schema, as the benchmark's inputs are.
+        let out = if schema.get("tools").is_some() {
+            edge::flatten_manifest_value(schema, &options, None).map(|mut o| o["manifest"].take())
+        } else {
+            edge::flatten_value(schema, &options).map(|mut o| o["schema"].take())
+        };
+        match out {
+            Ok(out) => Ok(out),
+            Err(f) => Err(napi::Error::from_reason(f.message)),
+        }
+    }
 }

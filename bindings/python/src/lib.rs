@@ -85,6 +85,31 @@ pub mod exports {
         })
     }
 
+    /// The measured alternative to text (feature `bench-object-conversion`): the document
+    /// converted object by object both ways (pythonize). Returns the presentation (of a schema or a manifest), or raises.
+    #[cfg(feature = "bench-object-conversion")]
+    #[pyfunction]
+    pub fn bench_flatten_object<'py>(
+        py: Python<'py>,
+        schema: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let value: serde_json::Value = pythonize::depythonize(schema)?;
+        let options = edge::Options::default();
+        // A manifest (an object with `tools`) or one schema, as the benchmark's inputs are.
+        let out = py.detach(move || {
+            if value.get("tools").is_some() {
+                edge::flatten_manifest_value(value, &options, None)
+                    .map(|mut o| o["manifest"].take())
+            } else {
+                edge::flatten_value(value, &options).map(|mut o| o["schema"].take())
+            }
+        });
+        match out {
+            Ok(out) => Ok(pythonize::pythonize(py, &out)?),
+            Err(f) => Err(pyo3::exceptions::PyValueError::new_err(f.message)),
+        }
+    }
+
     /// The module `flatjoin._native`.
     #[pymodule]
     pub fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -93,6 +118,8 @@ pub mod exports {
         m.add_function(wrap_pyfunction!(validate, m)?)?;
         m.add_function(wrap_pyfunction!(lint, m)?)?;
         m.add_function(wrap_pyfunction!(export_tools, m)?)?;
+        #[cfg(feature = "bench-object-conversion")]
+        m.add_function(wrap_pyfunction!(bench_flatten_object, m)?)?;
         Ok(())
     }
 }

@@ -1,7 +1,7 @@
 //! The Node.js package, built and tested as a user gets it: the addon (`cargo build -p
 //! flatjoin-node`) copied to `bindings/node/flatjoin.node`, the test dependencies (Zod, the MCP
 //! TypeScript SDK, the Vercel AI SDK, ajv) installed by `npm ci --ignore-scripts` from
-//! `bindings/node/package-lock.json`, then `node --test test/`: the API and its errors, the
+//! `bindings/node/package-lock.json`, then `node --test test/*.test.mjs`: the API and its errors, the
 //! byte-identity of `flatten` with the `flatjoin flatten` binary on every corpus file and a
 //! generated sample, and the Zod, MCP and AI SDK integrations.
 //!
@@ -32,8 +32,18 @@ fn node_package_tests() {
     std::fs::copy(&addon, here.join("flatjoin.node")).expect("copy the addon to flatjoin.node");
     npm_ci(here);
     let files = support::identity_files();
+    // The test files by name: what `node --test DIR` means differs between Node.js versions.
+    let mut tests: Vec<String> = std::fs::read_dir(here.join("test"))
+        .expect("bindings/node/test")
+        .flatten()
+        .filter_map(|e| e.file_name().into_string().ok())
+        .filter(|n| n.ends_with(".test.mjs"))
+        .map(|n| format!("test/{n}"))
+        .collect();
+    tests.sort();
     let mut node = Command::new("node");
-    node.args(["--test", "--test-reporter=spec", "test/"])
+    node.args(["--test", "--test-reporter=spec"])
+        .args(&tests)
         .current_dir(here)
         .env("FLATJOIN_CLI", &cli)
         .env("FLATJOIN_IDENTITY_FILES", &files);

@@ -51,26 +51,29 @@ pub fn skip_or_fail<T>(what: &str, why: &str, install: &str) -> Option<T> {
     None
 }
 
-/// Builds `package`'s library and the `flatjoin` binary into this test's target directory (the
-/// same profile), and returns (the library file, the binary). A nested cargo: it waits for the
-/// build lock the outer `cargo test` released when its build ended, and is a no-op when nothing
-/// changed, so both CI invocations (with and without `--all-features`) reuse it.
-pub fn build(package: &str, library: &str) -> (PathBuf, PathBuf) {
+/// What [`build`] made: the Node.js addon, the Python extension and the `flatjoin` binary.
+pub struct Built {
+    /// `libflatjoin_node.so` (or `.dylib`, `.dll`).
+    pub node_addon: PathBuf,
+    /// `lib_native.so` (or `.dylib`, `.dll`).
+    pub python_extension: PathBuf,
+    /// The `flatjoin` binary.
+    pub cli: PathBuf,
+}
+
+/// Builds both packages' libraries and the `flatjoin` binary into this test's target directory
+/// (the same profile). A nested cargo: it waits for the build lock the outer `cargo test`
+/// released when its build ended, and both package tests run the same command, so the second is
+/// a no-op, as are both in the second CI invocation (`--all-features`).
+pub fn build() -> Built {
     let (target, release) = target_dir();
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let mut command = Command::new(cargo);
     command
         .current_dir(root())
         .args(["build", "--message-format", "json-render-diagnostics"])
-        .args([
-            "-p",
-            package,
-            "-p",
-            "flatjoin-cli",
-            "--bin",
-            "flatjoin",
-            "--lib",
-        ])
+        .args(["-p", "flatjoin-node", "-p", "flatjoin-python", "--lib"])
+        .args(["-p", "flatjoin-cli", "--bin", "flatjoin"])
         .arg("--target-dir")
         .arg(&target)
         .stderr(Stdio::inherit());
@@ -78,9 +81,8 @@ pub fn build(package: &str, library: &str) -> (PathBuf, PathBuf) {
         command.arg("--release");
     }
     let out = command.output().expect("cargo runs");
-    assert!(out.status.success(), "cargo build of {package} failed");
-    let mut lib = None;
-    let mut bin = None;
+    assert!(out.status.success(), "cargo build of the packages failed");
+    let (mut node_addon, mut python_extension, mut cli) = (None, None, None);
     for line in String::from_utf8_lossy(&out.stdout).lines() {
         let Ok(message) = serde_json::from_str::<Value>(line) else {
             continue;
@@ -88,23 +90,27 @@ pub fn build(package: &str, library: &str) -> (PathBuf, PathBuf) {
         if message["reason"] != "compiler-artifact" {
             continue;
         }
-        let files = message["filenames"].as_array().cloned().unwrap_or_default();
-        let name = message["target"]["name"].as_str().unwrap_or_default();
-        if name == library {
-            lib = files
-                .iter()
-                .filter_map(Value::as_str)
-                .find(|f| f.ends_with(".so") || f.ends_with(".dylib") || f.ends_with(".dll"))
-                .map(PathBuf::from);
-        }
-        if name == "flatjoin" && message["target"]["kind"][0] == "bin" {
-            bin = message["executable"].as_str().map(PathBuf::from);
+        let library = message["filenames"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .find(|f| f.ends_with(".so") || f.ends_with(".dylib") || f.ends_with(".dll"))
+            .map(PathBuf::from);
+        match message["target"]["name"].as_str() {
+            Some("flatjoin_node") => node_addon = library,
+            Some("_native") => python_extension = library,
+            Some("flatjoin") if message["target"]["kind"][0] == "bin" => {
+                cli = message["executable"].as_str().map(PathBuf::from);
+            }
+            _ => {}
         }
     }
-    (
-        lib.unwrap_or_else(|| panic!("cargo built no {library} library")),
-        bin.expect("cargo built the flatjoin binary"),
-    )
+    Built {
+        node_addon: node_addon.expect("cargo built the Node.js addon"),
+        python_extension: python_extension.expect("cargo built the Python extension"),
+        cli: cli.expect("cargo built the flatjoin binary"),
+    }
 }
 
 /// The inputs of the byte-identity test, written as a JSON list of paths to

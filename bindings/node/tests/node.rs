@@ -28,8 +28,9 @@ fn node_package_tests() {
         .unwrap_or(());
     }
     let here = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let (addon, cli) = support::build("flatjoin-node", "flatjoin_node");
-    std::fs::copy(&addon, here.join("flatjoin.node")).expect("copy the addon to flatjoin.node");
+    let built = support::build();
+    std::fs::copy(&built.node_addon, here.join("flatjoin.node"))
+        .expect("copy the addon to flatjoin.node");
     npm_ci(here);
     let files = support::identity_files();
     // The test files by name: what `node --test DIR` means differs between Node.js versions.
@@ -45,7 +46,7 @@ fn node_package_tests() {
     node.args(["--test", "--test-reporter=spec"])
         .args(&tests)
         .current_dir(here)
-        .env("FLATJOIN_CLI", &cli)
+        .env("FLATJOIN_CLI", &built.cli)
         .env("FLATJOIN_IDENTITY_FILES", &files);
     let out = support::run_with_deadline(node, Duration::from_secs(600)).expect("node --test ran");
     let stdout = String::from_utf8_lossy(&out.stdout);

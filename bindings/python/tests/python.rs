@@ -27,8 +27,8 @@ fn python_package_tests() {
         .unwrap_or(());
     }
     let here = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let (extension, cli) = support::build("flatjoin-python", "_native");
-    std::fs::copy(&extension, here.join("python/flatjoin/_native.abi3.so"))
+    let built = support::build();
+    std::fs::copy(&built.python_extension, here.join("python/flatjoin/_native.abi3.so"))
         .expect("copy the extension into python/flatjoin");
     let (target, _) = support::target_dir();
     let python = support::venv::install_venv(
@@ -42,7 +42,7 @@ fn python_package_tests() {
         .args(["-m", "pytest", "-v", "-p", "no:cacheprovider", "test"])
         .current_dir(here)
         .env("PYTHONPATH", here.join("python"))
-        .env("FLATJOIN_CLI", &cli)
+        .env("FLATJOIN_CLI", &built.cli)
         .env("FLATJOIN_IDENTITY_FILES", &files);
     let out = support::run_with_deadline(pytest, Duration::from_secs(600)).expect("pytest ran");
     let stdout = String::from_utf8_lossy(&out.stdout);

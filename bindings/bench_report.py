@@ -25,6 +25,10 @@ def rows(path):
     return out
 
 
+def times(x):
+    return "fails" if x != x else f"{x:.2f}×"
+
+
 def size(n):
     return f"{n / 1024:.0f} KB" if n < 1 << 20 else f"{n / (1 << 20):.1f} MB"
 
@@ -47,7 +51,8 @@ def section(work, facts):
         "reference, the ratios are the figures. The package passes the document across the boundary as JSON text "
         "(the runtime's own `JSON.stringify`/`json.dumps`, then `flatjoin::parse`, and back); the column "
         "\"objects\" is the measured alternative, the document converted object by object (napi's serde-json "
-        "conversion, pythonize), which both runtimes pay more for. \"Spawning the CLI\" is `flatjoin "
+        "conversion, pythonize; \"fails\": napi's conversion refuses the document, past its limit of JSON "
+        "values). \"Spawning the CLI\" is `flatjoin "
         "flatten|manifest FILE` (release build) started from the same process, against the same floor."
     )
     out.append("")
@@ -67,7 +72,7 @@ def section(work, facts):
             label = labels[r["file"]]
             out.append(
                 f"| {label} | {size(r['size'])} | {name} | {r['ms']:.3f} ms | {r['floor']:.3f} ms ({floor_name}) | "
-                f"**{r['ratio']:.2f}×** | {r['object']:.2f}× | {r['cli']:.2f} ms | {r['cli_ratio']:.2f}× |"
+                f"**{r['ratio']:.2f}×** | {times(r['object'])} | {r['cli']:.2f} ms | {r['cli_ratio']:.2f}× |"
             )
             if label.startswith("manifest of 500"):
                 goal.append((name, floor_name, r["ratio"]))
@@ -84,13 +89,13 @@ def section(work, facts):
         worst = max(corpus, key=lambda r: r["ratio"])
         out.append(
             f"| {name} (floor: {floor_name}) | {len(corpus)} | {statistics.median(r['ratio'] for r in corpus):.2f}× | "
-            f"{worst['ratio']:.2f}× (`{worst['file']}`) | {statistics.median(r['object'] for r in corpus):.2f}× | "
+            f"{worst['ratio']:.2f}× (`{worst['file']}`) | {times(statistics.median(r['object'] for r in corpus))} | "
             f"{statistics.median(r['cli_ratio'] for r in corpus):.1f}× |"
         )
         for r in corpus:
             details.append(
                 f"| `{r['file']}` | {size(r['size'])} | {name} | {r['ms']:.3f} ms | {r['floor']:.3f} ms | "
-                f"{r['ratio']:.2f}× | {r['object']:.2f}× | {r['cli']:.2f} ms |"
+                f"{r['ratio']:.2f}× | {times(r['object'])} | {r['cli']:.2f} ms |"
             )
     out.append("")
     out.append("<details><summary>Every corpus file</summary>\n")

@@ -28,8 +28,11 @@ fn python_package_tests() {
     }
     let here = Path::new(env!("CARGO_MANIFEST_DIR"));
     let built = support::build();
-    std::fs::copy(&built.python_extension, here.join("python/flatjoin/_native.abi3.so"))
-        .expect("copy the extension into python/flatjoin");
+    std::fs::copy(
+        &built.python_extension,
+        here.join("python/flatjoin/_native.abi3.so"),
+    )
+    .expect("copy the extension into python/flatjoin");
     let (target, _) = support::target_dir();
     let python = support::venv::install_venv(
         &target.join("bindings-venv"),

@@ -119,6 +119,7 @@ export class FlatjoinError extends Error {
     | 'unsupported_ref'
     | 'ref_cycle'
     | 'invalid_schema'
+    | 'unsupported_draft'
     | 'not_a_manifest'
     | 'invalid_option'
     | 'invalid_input'

@@ -185,6 +185,12 @@ fn bad_input_is_one_line_naming_file_and_pointer() {
             "/properties/a/$ref",
         ),
         ("not-json.json", "{\"a\": ", "line 1"),
+        // SPEC §6 decision 34: never read by another draft's rules.
+        (
+            "draft-03.json",
+            r#"{"$schema": "http://json-schema.org/draft-03/schema#", "type": "object"}"#,
+            "/$schema: draft-03",
+        ),
     ];
     for (name, text, needle) in cases {
         let p = tmp(name, text);

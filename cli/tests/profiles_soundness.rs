@@ -402,3 +402,46 @@ fn holds_ref(schema: &Value) -> bool {
     let text = schema.to_string();
     text.contains("\"$ref\"")
 }
+
+/// A draft-04 presentation is lowered by draft-04's rules (SPEC §6 decision 36): its boolean
+/// exclusive bounds keep their meaning and its `const`, which asserts nothing there, does not
+/// become a restriction. Every value the draft-04 presentation accepts (judged by `jsonschema`
+/// under draft-04) is accepted by each profile's lowering, unless a listed narrowing explains it
+/// (none applies to these scalars).
+#[test]
+fn draft04_presentations_are_lowered_by_draft04_rules() {
+    let presentation = json!({
+        "$schema": "http://json-schema.org/draft-04/schema#",
+        "type": "object",
+        "properties": {
+            "kind": {"type": "string", "enum": ["a", "b"]},
+            "n": {"type": "number", "minimum": 0, "exclusiveMinimum": true, "maximum": 10, "exclusiveMaximum": false},
+            "s": {"type": "string", "const": "only-in-name"}
+        },
+        "required": ["kind", "n", "s"]
+    });
+    let values = [
+        json!({"kind": "a", "n": 10, "s": "anything"}),
+        json!({"kind": "b", "n": 0.5, "s": "only-in-name"}),
+    ];
+    let judge = validator(&presentation);
+    for v in &values {
+        assert!(judge.is_valid(v), "the draft-04 presentation rejects {v}");
+    }
+    assert!(!judge.is_valid(&json!({"kind": "a", "n": 0, "s": "x"})));
+    for profile in Profile::ALL {
+        let lowered = profiles::lower(profile, &presentation);
+        let text = lowered.schema.to_string();
+        assert!(
+            !text.contains("\"exclusiveMinimum\":true"),
+            "{profile:?}: {text}"
+        );
+        let judge = validator(&lowered.schema);
+        for v in &values {
+            assert!(
+                judge.is_valid(v),
+                "{profile:?} lowering rejects {v}: {text}"
+            );
+        }
+    }
+}

@@ -8,13 +8,26 @@ use std::hash::{BuildHasher, RandomState};
 
 use serde_json::{Map, Number, Value};
 
+use crate::draft::Draft;
 use crate::keywords::{self, Slot};
 
-/// How strictly [`key_with`] reads the schema; the fault variant exists only to reproduce a bug.
-#[derive(Clone, Copy, Default)]
+/// How [`key_with`] reads the schema; the fault variant exists only to reproduce a bug.
+#[derive(Clone, Copy)]
 pub(crate) struct KeyOptions {
     /// Fault `annotation-names`: also drop *properties named* like annotation keywords.
     pub strip_annotation_names: bool,
+    /// The draft: `const` is the one-value `enum` from draft-06 on, and an unknown word (kept as
+    /// written, so never equal to an `enum`) in draft-04.
+    pub draft: Draft,
+}
+
+impl Default for KeyOptions {
+    fn default() -> Self {
+        KeyOptions {
+            strip_annotation_names: false,
+            draft: Draft::Draft202012,
+        }
+    }
 }
 
 /// The structural-identity key of a schema: two schemas have equal keys exactly when SPEC §3.4
@@ -159,7 +172,7 @@ impl Digester {
                     (keyword.as_str(), self.set(items.iter()))
                 }
                 ("type", _, v @ Value::String(_)) => ("type", self.set(std::iter::once(v))),
-                ("const", _, v) if !map.contains_key("enum") => {
+                ("const", _, v) if !map.contains_key("enum") && self.options.draft.has_const() => {
                     ("enum", self.set(std::iter::once(v)))
                 }
                 (_, Some(Slot::Map | Slot::MapOfSchemaOrNames), Value::Object(children)) => {
@@ -289,7 +302,7 @@ fn schema_key(schema: &Value, options: KeyOptions, out: &mut String) {
         match (keyword.as_str(), keywords::slot(keyword), value) {
             ("required", _, Value::Array(items)) => sorted_set(items, &mut s),
             ("enum", _, Value::Array(items)) => sorted_set(items, &mut s),
-            ("const", _, v) if !map.contains_key("enum") => {
+            ("const", _, v) if !map.contains_key("enum") && options.draft.has_const() => {
                 sorted_set(std::slice::from_ref(v), &mut s);
                 entries.push(("enum", s));
                 continue;

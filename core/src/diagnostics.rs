@@ -6,6 +6,8 @@ use std::fmt;
 
 use serde_json::{Value, json};
 
+use crate::draft::{Declared, Draft};
+
 /// Diagnostics of one projection, in document discovery order (inner sites first).
 #[derive(Clone, Default)]
 pub struct Diagnostics {
@@ -13,6 +15,9 @@ pub struct Diagnostics {
     pub flattened: Vec<FlattenedSite>,
     /// Near misses: `oneOf`/`anyOf` nodes that looked like a discriminated union but are not one.
     pub skipped: Vec<SkippedSite>,
+    /// The root `$schema`, when it names no draft the join knows (a custom meta-schema): the
+    /// document was read as 2020-12 (SPEC §6 decision 34).
+    pub assumed_draft: Option<String>,
     /// Pointers already recorded (flattened, skipped), so recording a site costs O(1) instead of
     /// a scan of every earlier site (a document of n nested sites was quadratic).
     recorded: (HashSet<String>, HashSet<String>),
@@ -21,7 +26,9 @@ pub struct Diagnostics {
 /// Equal when the recorded sites are (the bookkeeping set is not compared).
 impl PartialEq for Diagnostics {
     fn eq(&self, other: &Self) -> bool {
-        self.flattened == other.flattened && self.skipped == other.skipped
+        self.flattened == other.flattened
+            && self.skipped == other.skipped
+            && self.assumed_draft == other.assumed_draft
     }
 }
 
@@ -32,6 +39,7 @@ impl fmt::Debug for Diagnostics {
         f.debug_struct("Diagnostics")
             .field("flattened", &self.flattened)
             .field("skipped", &self.skipped)
+            .field("assumed_draft", &self.assumed_draft)
             .finish()
     }
 }
@@ -87,6 +95,10 @@ pub enum SkipReason {
         /// The shared literal, as JSON.
         value: String,
     },
+    /// A discriminated union where accepting more would make the document stricter: under
+    /// `not` or `if`, under a member of a `oneOf` that stays, under `contains` beside
+    /// `maxContains`, or in a definition such a place references (SPEC §6 decision 37).
+    Frozen,
 }
 
 impl fmt::Display for SkipReason {
@@ -112,6 +124,10 @@ impl fmt::Display for SkipReason {
                 f,
                 "rule 4: candidate discriminator \"{property}\" has literal {value} in more than one branch"
             ),
+            SkipReason::Frozen => write!(
+                f,
+                "a discriminated union left as it is: under not, if, a oneOf that stays or contains with maxContains, a looser union would make the document stricter"
+            ),
         }
     }
 }
@@ -120,7 +136,7 @@ impl Diagnostics {
     /// The diagnostics in the CLI's `--diagnostics` format:
     /// `{"flattened": [{"pointer", "discriminator", "branches"}], "skipped": [{"pointer", "reason"}]}`.
     pub fn to_json(&self) -> Value {
-        json!({
+        let mut out = json!({
             "flattened": self.flattened.iter().map(|s| json!({
                 "pointer": s.pointer,
                 "discriminator": s.discriminator,
@@ -130,7 +146,21 @@ impl Diagnostics {
                 "pointer": s.pointer,
                 "reason": s.reason.to_string(),
             })).collect::<Vec<_>>(),
-        })
+        });
+        if let (Some(declared), Value::Object(map)) = (&self.assumed_draft, &mut out) {
+            map.insert(
+                "assumed_draft".into(),
+                json!({"declared": declared, "read_as": Draft::Draft202012.name()}),
+            );
+        }
+        out
+    }
+
+    /// Records how the root `$schema` was read: an unknown URI is named, read as 2020-12.
+    pub(crate) fn note_declared(&mut self, declared: Declared) {
+        if let Declared::Unknown(uri) = declared {
+            self.assumed_draft = Some(uri);
+        }
     }
 
     /// Records a flattened site once (a site reached twice, e.g. through a `$ref`, is kept at

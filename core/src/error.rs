@@ -62,6 +62,12 @@ pub enum ErrorKind {
         /// The validator's message.
         message: String,
     },
+    /// The document declares a draft the join does not read (draft-03 and older; SPEC §6
+    /// decision 34): refused at `/$schema` rather than read by another draft's rules.
+    UnsupportedDraft {
+        /// The `$schema` as written.
+        declared: String,
+    },
     /// A manifest is not an MCP `tools/list` result.
     NotAManifest {
         /// What was expected, in words.
@@ -97,6 +103,7 @@ impl ErrorKind {
             ErrorKind::UnsupportedRef { .. } => "unsupported_ref",
             ErrorKind::RefCycle { .. } => "ref_cycle",
             ErrorKind::InvalidSchema { .. } => "invalid_schema",
+            ErrorKind::UnsupportedDraft { .. } => "unsupported_draft",
             ErrorKind::NotAManifest { .. } => "not_a_manifest",
         }
     }
@@ -144,6 +151,16 @@ impl fmt::Display for Error {
             }
             ErrorKind::InvalidSchema { message } => {
                 write!(f, "at {at}: not a valid schema for its draft: {message}")
+            }
+            ErrorKind::UnsupportedDraft { declared } => {
+                let draft = declared
+                    .split('/')
+                    .find(|s| s.starts_with("draft-"))
+                    .unwrap_or(declared);
+                write!(
+                    f,
+                    "at {at}: {draft} (\"{declared}\") is not read by flatjoin; it reads draft-04, draft-06, draft-07, 2019-09 and 2020-12"
+                )
             }
             ErrorKind::NotAManifest { expected } => {
                 write!(

@@ -9,6 +9,7 @@ use serde_json::{Map, Value};
 
 use crate::canonical::literal_key;
 use crate::diagnostics::SkipReason;
+use crate::draft::Draft;
 use crate::keywords;
 use crate::kinds::{Kind, Kinds};
 use crate::pointer;
@@ -71,7 +72,7 @@ pub(crate) struct Folded<'a> {
 }
 
 /// Folds parts into one object view.
-pub(crate) fn fold<'a>(parts: &[PartView<'a>]) -> Folded<'a> {
+pub(crate) fn fold<'a>(parts: &[PartView<'a>], draft: Draft) -> Folded<'a> {
     let mut properties: Vec<(&'a str, Vec<(usize, &'a Value)>)> = Vec::new();
     let mut index: FastMap<&'a str, usize> = FastMap::default();
     let mut required: Vec<&'a str> = Vec::new();
@@ -109,7 +110,8 @@ pub(crate) fn fold<'a>(parts: &[PartView<'a>]) -> Folded<'a> {
             Some(Value::Bool(false)) | None => {}
             Some(_) => evaluates_more = true,
         }
-        match keywords::get(map, "unevaluatedProperties") {
+        // Before 2019-09 `unevaluatedProperties` is an unknown word: it closes nothing.
+        match keywords::get(map, "unevaluatedProperties").filter(|_| draft.has_unevaluated()) {
             Some(Value::Bool(false)) => unevaluated_false = true,
             None => {}
             // `true` or a schema in another part (an `allOf` member, at any nesting) evaluates
@@ -165,7 +167,7 @@ pub(crate) fn collect_parts(
     let reference = keywords::get(map, "$ref").and_then(Value::as_str);
     // Up to draft-07 a `$ref` makes its siblings ignored: the node is only its target.
     let bare_ref = reference.is_some()
-        && (crate::kinds::legacy_refs(document)
+        && (Draft::of(document).ref_overrides_siblings()
             || map
                 .keys()
                 .all(|k| k == "$ref" || crate::keywords::is_annotation(k)));
@@ -186,13 +188,12 @@ pub(crate) fn collect_parts(
     Ok(())
 }
 
-/// The literal set of a property schema: `const`, or an `enum` of scalars; through a local
-/// `$ref` chain and the members of an `allOf` (the first member with a literal set, a superset of
-/// the intersection).
+/// The literal set of a property schema: `const` (draft-06 on; in draft-04 it asserts nothing),
+/// or an `enum` of scalars; through a local `$ref` chain and the members of an `allOf` (the first
+/// member with a literal set, a superset of the intersection).
 pub(crate) fn literal_set(schema: &Value, document: &Value) -> Option<Vec<Value>> {
-    let legacy = crate::kinds::legacy_refs(document);
     let mut budget = MAX_PART_STEPS;
-    literal_set_within(schema, document, legacy, &mut budget)
+    literal_set_within(schema, document, Draft::of(document), &mut budget)
 }
 
 /// [`literal_set`] with one step budget shared by the `$ref` hops and the `allOf` descent, so
@@ -202,19 +203,19 @@ pub(crate) fn literal_set(schema: &Value, document: &Value) -> Option<Vec<Value>
 fn literal_set_within(
     schema: &Value,
     document: &Value,
-    legacy: bool,
+    draft: Draft,
     budget: &mut usize,
 ) -> Option<Vec<Value>> {
     let mut current = schema;
     loop {
         *budget = budget.checked_sub(1)?;
         let map = current.as_object()?;
-        if legacy && keywords::has(map, "$ref") {
+        if draft.ref_overrides_siblings() && keywords::has(map, "$ref") {
             let reference = keywords::get(map, "$ref")?.as_str()?;
             current = pointer::get(document, &pointer::local_ref(reference)?)?;
             continue;
         }
-        if let Some(c) = keywords::get(map, "const") {
+        if let Some(c) = keywords::get(map, "const").filter(|_| draft.has_const()) {
             return is_scalar(c).then(|| vec![c.clone()]);
         }
         if let Some(Value::Array(values)) = keywords::get(map, "enum") {
@@ -233,7 +234,7 @@ fn literal_set_within(
         if let Some(Value::Array(members)) = keywords::get(map, "allOf") {
             return members
                 .iter()
-                .find_map(|m| literal_set_within(m, document, legacy, budget));
+                .find_map(|m| literal_set_within(m, document, draft, budget));
         }
         let reference = keywords::get(map, "$ref")?.as_str()?;
         current = pointer::get(document, &pointer::local_ref(reference)?)?;
@@ -270,7 +271,7 @@ pub(crate) fn identify(node: &Map<String, Value>, ptr: &str, document: &Value) -
     }
     let folded: Vec<Folded<'_>> = branch_parts
         .iter()
-        .map(|parts| fold(&views(parts, node, document)))
+        .map(|parts| fold(&views(parts, node, document), Draft::of(document)))
         .collect();
     if let Some(i) = folded.iter().position(|f| !f.object_only) {
         return skip(SkipReason::BranchNotObject { branch: i });

@@ -8,6 +8,7 @@ use crate::fasthash::FastMap;
 use serde_json::{Map, Value};
 
 use crate::canonical::{self, KeyOptions, literal_key};
+use crate::draft::Draft;
 use crate::keywords;
 use crate::kinds::{Kind, Kinds, kinds_of};
 use crate::widen::{self, WidenFaults};
@@ -31,6 +32,8 @@ pub(crate) struct UnionContext<'a> {
     pub literals: &'a [Vec<Value>],
     /// The original document (kinds resolve `$ref` against it).
     pub document: &'a Value,
+    /// The draft the document is read by.
+    pub draft: Draft,
     /// Injected faults.
     pub faults: JoinFaults,
 }
@@ -245,6 +248,7 @@ pub(crate) fn join_property(
     if !ctx.faults.no_dedup {
         let options = KeyOptions {
             strip_annotation_names: ctx.faults.annotation_names,
+            draft: ctx.draft,
         };
         alternatives = canonical::dedup_with(alternatives, options);
     }
@@ -269,7 +273,7 @@ fn classify(ctx: &UnionContext<'_>, alternatives: Vec<Value>) -> Value {
         .filter(|(_, k)| !k.is_empty())
         .unzip();
     if alternatives.is_empty() {
-        return Value::Bool(false);
+        return ctx.draft.false_schema();
     }
     if kinds.iter().any(|k| k.is_unprovable()) {
         return Value::Object(Map::new());
@@ -284,14 +288,14 @@ fn classify(ctx: &UnionContext<'_>, alternatives: Vec<Value>) -> Value {
         if ctx.faults.legacy_widen {
             let union = kinds.iter().fold(Kinds::NONE, |acc, k| acc.union(*k));
             let pairs = vec![(Value::Object(Map::new()), union)];
-            return Value::Object(widen::widen(&pairs, WidenFaults::default()));
+            return Value::Object(widen::widen(&pairs, WidenFaults::default(), ctx.draft));
         }
         let mut out = Map::new();
         out.insert("anyOf".into(), Value::Array(alternatives));
         return Value::Object(out);
     }
     // Up to draft-07 the siblings of a `$ref` are ignored, so they must not survive as bounds.
-    let legacy = crate::kinds::legacy_refs(ctx.document);
+    let legacy = ctx.draft.ref_overrides_siblings();
     let pairs: Vec<(Value, Kinds)> = alternatives
         .into_iter()
         .map(|a| match a {
@@ -300,7 +304,7 @@ fn classify(ctx: &UnionContext<'_>, alternatives: Vec<Value>) -> Value {
         })
         .zip(kinds)
         .collect();
-    Value::Object(widen::widen(&pairs, ctx.faults.widen))
+    Value::Object(widen::widen(&pairs, ctx.faults.widen, ctx.draft))
 }
 
 /// The discriminator's joined schema (SPEC §2.3): `{"type": T, "enum": [literals]}`, with the
@@ -337,8 +341,11 @@ pub(crate) fn join_discriminator(
         .filter(|v| seen.insert(literal_key(v)))
         .cloned()
         .collect();
-    let pairs = vec![(Value::Object(Map::new()), Kinds::of_literals(&values))];
-    let mut out = widen::widen(&pairs, WidenFaults::default());
+    let pairs = vec![(
+        Value::Object(Map::new()),
+        Kinds::of_literals_in(&values, ctx.draft),
+    )];
+    let mut out = widen::widen(&pairs, WidenFaults::default(), ctx.draft);
     out.insert("enum".into(), Value::Array(values));
     let title = match titles.first() {
         Some(Some(t)) if titles.iter().all(|x| x.as_ref() == Some(t)) => Some(t.clone()),

@@ -2,8 +2,9 @@
 
 use std::collections::HashSet;
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
+use crate::draft::Draft;
 use crate::keywords;
 use crate::pointer;
 
@@ -101,9 +102,31 @@ impl Kinds {
 
     /// The kinds of a list of literals.
     pub fn of_literals<'v>(values: impl IntoIterator<Item = &'v Value>) -> Kinds {
-        values
-            .into_iter()
-            .fold(Kinds::NONE, |acc, v| acc.union(Kinds::of_literal(v)))
+        Kinds::of_literals_in(values, Draft::Draft202012)
+    }
+
+    /// The kinds of one literal as `draft` reads it. In draft-04 a literal with an integer value
+    /// (`0`, `0.0`) is matched by value, so it accepts both `0` and `0.0`, and `0.0` is not an
+    /// `integer` there: such a literal has both kinds, and widening writes `number` (SPEC §6
+    /// decision 30). From draft-06 on this is [`Kinds::of_literal`].
+    pub fn of_literal_in(value: &Value, draft: Draft) -> Kinds {
+        match value {
+            Value::Number(n) if !draft.integral_float_is_integer() => {
+                if n.is_i64() || n.is_u64() || n.as_f64().is_some_and(|f| f.fract() == 0.0) {
+                    Kinds::of(&[Kind::Integer, Kind::Number])
+                } else {
+                    Kinds::of(&[Kind::Number])
+                }
+            }
+            v => Kinds::of_literal(v),
+        }
+    }
+
+    /// The kinds of a list of literals as `draft` reads them.
+    pub fn of_literals_in<'v>(values: impl IntoIterator<Item = &'v Value>, draft: Draft) -> Kinds {
+        values.into_iter().fold(Kinds::NONE, |acc, v| {
+            acc.union(Kinds::of_literal_in(v, draft))
+        })
     }
 
     /// The kinds a `type` keyword value names (`"number"` gives integer and number).
@@ -185,21 +208,21 @@ impl Kinds {
 /// Recursion bound for following `anyOf`/`allOf`/`$ref` chains; past it a schema is unprovable.
 const MAX_STEPS: usize = 256;
 
-/// The kinds of `schema`, a schema inside `document` (against which local `$ref`s resolve).
+/// The kinds of `schema`, a schema inside `document` (against which local `$ref`s resolve), read
+/// by the draft `document` declares ([`Draft::of`]).
 ///
-/// `type`, `const` and `enum` fix kinds; `anyOf`/`oneOf` give the union of their members; `allOf`
-/// the intersection; a local `$ref` its target's (a cycle is unprovable). A schema with no
-/// type-fixing keyword is unprovable; `false` accepts nothing.
+/// `type`, `const` (draft-06 on) and `enum` fix kinds; `anyOf`/`oneOf` give the union of their
+/// members; `allOf` the intersection; a local `$ref` its target's (a cycle is unprovable). A
+/// schema with no type-fixing keyword is unprovable; `false` accepts nothing.
 pub fn kinds_of(schema: &Value, document: &Value) -> Kinds {
     let mut visiting = HashSet::new();
-    let legacy = legacy_refs(document);
-    kinds_inner(schema, document, legacy, &mut visiting, 0)
+    kinds_inner(schema, document, Draft::of(document), &mut visiting, 0)
 }
 
 fn kinds_inner<'a>(
     schema: &'a Value,
     document: &'a Value,
-    legacy: bool,
+    draft: Draft,
     visiting: &mut HashSet<String>,
     steps: usize,
 ) -> Kinds {
@@ -212,7 +235,7 @@ fn kinds_inner<'a>(
     if steps > MAX_STEPS {
         return Kinds::Unprovable;
     }
-    if legacy && keywords::has(map, "$ref") {
+    if draft.ref_overrides_siblings() && keywords::has(map, "$ref") {
         return match map
             .get("$ref")
             .and_then(Value::as_str)
@@ -220,13 +243,20 @@ fn kinds_inner<'a>(
         {
             Some(target_ptr) if visiting.insert(target_ptr.clone()) => {
                 let k = pointer::get(document, &target_ptr).map_or(Kinds::Unprovable, |t| {
-                    kinds_inner(t, document, legacy, visiting, steps + 1)
+                    kinds_inner(t, document, draft, visiting, steps + 1)
                 });
                 visiting.remove(&target_ptr);
                 k
             }
             _ => Kinds::Unprovable,
         };
+    }
+    // `not` of a schema that accepts everything accepts nothing (draft-04's spelling of
+    // `false`, which has no boolean schemas).
+    if let Some(not) = keywords::get(map, "not")
+        && (not == &Value::Bool(true) || not.as_object().is_some_and(Map::is_empty))
+    {
+        return Kinds::NONE;
     }
     let mut result = Kinds::all();
     let mut fixed = false;
@@ -239,18 +269,18 @@ fn kinds_inner<'a>(
     if let Some(t) = keywords::get(map, "type") {
         narrow(Kinds::of_type_keyword(t), &mut result);
     }
-    if let Some(c) = keywords::get(map, "const") {
-        narrow(Kinds::of_literal(c), &mut result);
+    if let Some(c) = keywords::get(map, "const").filter(|_| draft.has_const()) {
+        narrow(Kinds::of_literal_in(c, draft), &mut result);
     }
     if let Some(Value::Array(values)) = keywords::get(map, "enum") {
-        narrow(Kinds::of_literals(values), &mut result);
+        narrow(Kinds::of_literals_in(values, draft), &mut result);
     }
     if let Some(Value::String(reference)) = keywords::get(map, "$ref")
         && let Some(target_ptr) = pointer::local_ref(reference)
         && visiting.insert(target_ptr.clone())
     {
         if let Some(target) = pointer::get(document, &target_ptr) {
-            let k = kinds_inner(target, document, legacy, visiting, steps + 1);
+            let k = kinds_inner(target, document, draft, visiting, steps + 1);
             narrow(k, &mut result);
         }
         visiting.remove(&target_ptr);
@@ -259,7 +289,7 @@ fn kinds_inner<'a>(
         if let Some(Value::Array(members)) = keywords::get(map, keyword) {
             let mut union = Kinds::NONE;
             for m in members {
-                union = union.union(kinds_inner(m, document, legacy, visiting, steps + 1));
+                union = union.union(kinds_inner(m, document, draft, visiting, steps + 1));
                 if union.is_unprovable() {
                     break;
                 }
@@ -269,23 +299,11 @@ fn kinds_inner<'a>(
     }
     if let Some(Value::Array(members)) = keywords::get(map, "allOf") {
         for m in members {
-            let k = kinds_inner(m, document, legacy, visiting, steps + 1);
+            let k = kinds_inner(m, document, draft, visiting, steps + 1);
             narrow(k, &mut result);
         }
     }
     if fixed { result } else { Kinds::Unprovable }
-}
-
-/// Whether `document` declares draft-07 or older, where `$ref` makes its sibling keywords ignored.
-pub(crate) fn legacy_refs(document: &Value) -> bool {
-    document
-        .get("$schema")
-        .and_then(Value::as_str)
-        .is_some_and(|s| {
-            ["draft-03", "draft-04", "draft-06", "draft-07"]
-                .iter()
-                .any(|d| s.contains(d))
-        })
 }
 
 #[cfg(test)]

@@ -31,6 +31,7 @@
 
 mod canonical;
 mod diagnostics;
+mod draft;
 mod error;
 mod fasthash;
 #[cfg(feature = "fault-injection")]
@@ -42,6 +43,7 @@ mod kinds;
 mod manifest;
 mod parse;
 mod pointer;
+mod polarity;
 mod project;
 mod refs;
 #[cfg(feature = "runtime")]
@@ -51,6 +53,7 @@ mod widen;
 
 pub use canonical::{dedup, structural_key, structurally_equal};
 pub use diagnostics::{Diagnostics, FlattenedSite, SkipReason, SkippedSite};
+pub use draft::Draft;
 pub use error::{Error, ErrorKind};
 #[cfg(feature = "fault-injection")]
 pub use fault::Fault;
@@ -59,7 +62,7 @@ pub use manifest::{FlattenedManifest, flatten_manifest, flatten_manifest_owned};
 pub use parse::{MAX_DEPTH, parse};
 #[cfg(feature = "runtime")]
 pub use runtime::{BranchError, Runtime, RuntimeErrors, RuntimeOptions};
-pub use widen::widen_scalars;
+pub use widen::{widen_scalars, widen_scalars_in};
 
 use serde_json::Value;
 
@@ -163,18 +166,29 @@ pub struct Flattened {
 /// uses them and holds a union is joined from a copy whose references are pointers from the root
 /// (remote ones made absolute; embedded `$id`s and anchors dropped); a `$dynamicRef` there is
 /// refused with [`ErrorKind::UnsupportedRef`] at its pointer.
+///
+/// The document is read by the draft its root `$schema` declares (draft-04, draft-06, draft-07,
+/// 2019-09 or 2020-12; [`Draft`]); draft-03 and older are refused with
+/// [`ErrorKind::UnsupportedDraft`], and a `$schema` that names no draft is read as 2020-12 with
+/// [`Diagnostics::assumed_draft`] saying so.
 pub fn flatten(schema: &Value, options: &Options) -> Result<Flattened, Error> {
-    match refs::normalize(schema)? {
+    let declared = draft::declared(schema)?;
+    let mut flat = match refs::normalize(schema)? {
         Some(normalized) => project::run_owned(normalized, options),
         None => project::run(schema, options),
-    }
+    }?;
+    flat.diagnostics.note_declared(declared);
+    Ok(flat)
 }
 
 /// Like [`flatten`], taking ownership of the input. When the document holds no union site at all
 /// the input is returned as it is, without a copy.
 pub fn flatten_owned(schema: Value, options: &Options) -> Result<Flattened, Error> {
-    match refs::normalize(&schema)? {
+    let declared = draft::declared(&schema)?;
+    let mut flat = match refs::normalize(&schema)? {
         Some(normalized) => project::run_owned(normalized, options),
         None => project::run_owned(schema, options),
-    }
+    }?;
+    flat.diagnostics.note_declared(declared);
+    Ok(flat)
 }

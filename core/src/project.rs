@@ -5,13 +5,15 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::{Map, Value};
 
-use crate::diagnostics::{Diagnostics, FlattenedSite, SkippedSite};
+use crate::diagnostics::{Diagnostics, FlattenedSite, SkipReason, SkippedSite};
+use crate::draft::Draft;
 use crate::error::Error;
 use crate::fasthash::{FastMap, FastSet};
 use crate::identify::{self, Identified, Part, PartView, Union};
 use crate::join::{self, Definition, JoinFaults, UnionContext};
 use crate::keywords;
 use crate::pointer;
+use crate::polarity::{self, Frozen};
 use crate::refs;
 use crate::wellformed::{self, Facts};
 use crate::{Flattened, OpenBranches, Options, Scope};
@@ -20,6 +22,7 @@ use crate::{Flattened, OpenBranches, Options, Scope};
 const KEPT_BEFORE: &[&str] = &[
     "$schema",
     "$id",
+    "id",
     "$anchor",
     "$dynamicAnchor",
     "$comment",
@@ -29,7 +32,7 @@ const KEPT_BEFORE: &[&str] = &[
 /// Annotations of a union node kept after the object keywords.
 const KEPT_AFTER: &[&str] = &["examples", "default", "deprecated", "readOnly", "writeOnly"];
 /// The sibling object keywords of a union that fold into every branch.
-const SIBLING_KEYWORDS: &[&str] = &[
+pub(crate) const SIBLING_KEYWORDS: &[&str] = &[
     "type",
     "properties",
     "required",
@@ -81,11 +84,13 @@ pub(crate) fn run_owned(schema: Value, options: &Options) -> Result<Flattened, E
         }
         None => Value::Null,
     };
+    let frozen = freeze_owned(&schema, &facts, options, &mut sites);
     let mut projector = Projector {
         document: &context,
         options,
         faults: faults(options),
         facts,
+        frozen,
         memo: HashMap::new(),
         in_progress: HashSet::new(),
         diagnostics: Diagnostics::default(),
@@ -99,11 +104,17 @@ pub(crate) fn run_owned(schema: Value, options: &Options) -> Result<Flattened, E
 }
 
 fn project_document(schema: &Value, options: &Options, facts: Facts) -> Result<Flattened, Error> {
+    let frozen = if options.scope == Scope::All {
+        polarity::frozen(schema, facts.draft, &facts.union_sites, None)
+    } else {
+        Frozen::default()
+    };
     let mut projector = Projector {
         document: schema,
         options,
         faults: faults(options),
         facts,
+        frozen,
         memo: HashMap::new(),
         in_progress: HashSet::new(),
         diagnostics: Diagnostics::default(),
@@ -116,6 +127,26 @@ fn project_document(schema: &Value, options: &Options, facts: Facts) -> Result<F
         schema: out,
         diagnostics: projector.diagnostics,
     })
+}
+
+/// The owning path's frozen sites (SPEC §6 decision 37), from the identifications it made
+/// first: a frozen discriminated union becomes a near miss with [`SkipReason::Frozen`].
+fn freeze_owned(
+    schema: &Value,
+    facts: &Facts,
+    options: &Options,
+    sites: &mut HashMap<String, Identified>,
+) -> Frozen {
+    if options.scope != Scope::All {
+        return Frozen::default();
+    }
+    let frozen = polarity::frozen(schema, facts.draft, &facts.union_sites, Some(sites));
+    for site in &frozen.sites {
+        if let Some(id @ Identified::Union(_)) = sites.get_mut(site) {
+            *id = Identified::NotUnion(Some(SkipReason::Frozen));
+        }
+    }
+    frozen
 }
 
 #[cfg(feature = "fault-injection")]
@@ -151,6 +182,8 @@ pub(crate) struct Projector<'a> {
     options: &'a Options,
     faults: JoinFaults,
     pub facts: Facts,
+    /// Union sites left as they are (SPEC §6 decision 37), and identifications made on the way.
+    frozen: Frozen,
     /// Projections of `$ref` targets and branch parts, by pointer.
     memo: HashMap<String, Value>,
     /// Pointers whose projection is under way (a reference back to one gets the original).
@@ -210,7 +243,18 @@ impl Projector<'_> {
         };
         let in_scope = self.options.scope == Scope::All || ptr.is_empty();
         if in_scope && (keywords::has(map, "oneOf") || keywords::has(map, "anyOf")) {
-            match identify::identify(map, ptr, self.document) {
+            let identified = self
+                .frozen
+                .identified
+                .remove(ptr.as_str())
+                .unwrap_or_else(|| identify::identify(map, ptr, self.document));
+            let identified = match identified {
+                Identified::Union(_) if self.frozen.sites.contains(ptr.as_str()) => {
+                    Identified::NotUnion(Some(SkipReason::Frozen))
+                }
+                other => other,
+            };
+            match identified {
                 Identified::Union(union) => {
                     let here = ptr.clone();
                     return self.flatten_union(map, &here, union);
@@ -224,7 +268,11 @@ impl Projector<'_> {
                 Identified::NotUnion(None) => {}
             }
         }
+        let draft = self.facts.draft;
         let mapped = keywords::map_subschemas(map, |place, child| {
+            if !draft.knows(place.keyword()) {
+                return Ok(child.clone());
+            }
             let len = ptr.len();
             place.push_onto(ptr);
             let result = self.project(child, ptr);
@@ -413,8 +461,9 @@ impl Projector<'_> {
         sites: &mut HashMap<String, Identified>,
     ) -> Result<(), Error> {
         let mut result = Ok(());
+        let draft = self.facts.draft;
         keywords::subschemas_mut(map, |place, child| {
-            if result.is_ok() {
+            if result.is_ok() && draft.knows(place.keyword()) {
                 let len = ptr.len();
                 place.push_onto(ptr);
                 match self.project_owned(child.take(), ptr, sites) {
@@ -440,6 +489,7 @@ impl Projector<'_> {
         let n = union.branches.len();
         let d = union.discriminator.as_str();
         let permissive = self.options.open_branches == OpenBranches::Permissive;
+        let draft = Draft::of(self.document);
 
         // Fold each projected branch, keeping only owned facts so the definitions can then be
         // moved out of the projected parts instead of copied.
@@ -471,7 +521,7 @@ impl Projector<'_> {
                         _ => None,
                     })
                     .collect();
-                let folded = identify::fold(&views);
+                let folded = identify::fold(&views, draft);
                 branches.push(BranchFacts {
                     properties: folded
                         .properties
@@ -501,6 +551,7 @@ impl Projector<'_> {
             discriminator: d,
             literals: &literals,
             document: self.document,
+            draft,
             faults: self.faults,
         };
 

@@ -6,6 +6,7 @@ use std::collections::{HashMap, HashSet, VecDeque};
 
 use serde_json::{Map, Value};
 
+use crate::draft::Draft;
 use crate::error::{Error, ErrorKind};
 use crate::keywords;
 use crate::pointer;
@@ -71,8 +72,8 @@ pub(crate) fn repair(out: &mut Value, projector: &mut Projector<'_>) -> Result<(
     Ok(())
 }
 
-/// The root definitions container to hoist into: the one the document already has, else
-/// `definitions` for draft-07 and older, else `$defs`.
+/// The root definitions container to hoist into: the one the document already has, else the
+/// draft's own ([`Draft::definitions_container`]: `definitions` up to draft-07).
 fn container_name(document: &Value) -> &'static str {
     if document.get("$defs").is_some() {
         return "$defs";
@@ -80,18 +81,21 @@ fn container_name(document: &Value) -> &'static str {
     if document.get("definitions").is_some() {
         return "definitions";
     }
-    let old = document
-        .get("$schema")
-        .and_then(Value::as_str)
-        .is_some_and(|s| s.contains("draft-0"));
-    if old { "definitions" } else { "$defs" }
+    Draft::of(document).definitions_container()
 }
 
-/// Whether `target` (a pointer into the original) lies inside the branches of a flattened union.
+/// Whether `target` (a pointer into the original) lies inside what a flattened union rewrites:
+/// its branches, or the sibling object keywords that fold into every branch (`properties`,
+/// `patternProperties`, …, SPEC §2.1), whose flat-object counterparts are joined, so a place under
+/// them may be gone (a sibling property joined to `false` loses its `$defs`).
 fn crosses_flattened(target: &str, sites: &[(String, &'static str)]) -> bool {
     sites.iter().any(|(site, keyword)| {
-        let inner = pointer::push(site, keyword);
-        target == inner || target.starts_with(&format!("{inner}/"))
+        std::iter::once(*keyword)
+            .chain(crate::project::SIBLING_KEYWORDS.iter().copied())
+            .any(|k| {
+                let inner = pointer::push(site, k);
+                target == inner || target.starts_with(&format!("{inner}/"))
+            })
     })
 }
 
@@ -190,8 +194,19 @@ fn prune(root: &mut Map<String, Value>, originally_referenced: &HashSet<String>)
                 collect_refs(child, &mut outside);
             }
         });
+        let once_referenced: HashSet<String> = originally_referenced
+            .iter()
+            .filter_map(|t| entry_of(t))
+            .collect();
         let mut reached: HashSet<String> = HashSet::new();
         let mut queue: VecDeque<String> = outside.iter().filter_map(|t| entry_of(t)).collect();
+        // Entries nothing referenced in the original stay (decision 4), so what they reference
+        // must stay too: they are roots of the reach as well.
+        queue.extend(
+            defs.keys()
+                .filter(|k| !once_referenced.contains(*k))
+                .cloned(),
+        );
         // A reference to the root itself reaches everything under it.
         if outside.iter().any(|t| t.is_empty()) {
             queue.extend(defs.keys().cloned());
@@ -206,10 +221,6 @@ fn prune(root: &mut Map<String, Value>, originally_referenced: &HashSet<String>)
                 queue.extend(inner.iter().filter_map(|t| entry_of(t)));
             }
         }
-        let once_referenced: HashSet<String> = originally_referenced
-            .iter()
-            .filter_map(|t| entry_of(t))
-            .collect();
         let doomed: Vec<String> = defs
             .keys()
             .filter(|k| once_referenced.contains(*k) && !reached.contains(*k))
@@ -239,22 +250,20 @@ const URI_KEYWORDS: [&str; 4] = ["$anchor", "$dynamicAnchor", "$dynamicRef", "$r
 /// Called on every schema object of every document, so the lookups scan instead of hashing
 /// ([`crate::keywords::get`]): five SipHash lookups per object were 6.5 % of the whole process's
 /// instructions on 1,001 nested union sites.
-pub(crate) fn needs_uri_resolution(map: &Map<String, Value>, is_root: bool) -> bool {
+///
+/// `id_keyword` is the draft's base-URI keyword ([`Draft::id_keyword`]: `id` in draft-04).
+pub(crate) fn needs_uri_resolution(
+    map: &Map<String, Value>,
+    is_root: bool,
+    id_keyword: &str,
+) -> bool {
     if URI_KEYWORDS.iter().any(|k| crate::keywords::has(map, k)) {
         return true;
     }
-    match crate::keywords::get(map, "$id").and_then(Value::as_str) {
+    match crate::keywords::get(map, id_keyword).and_then(Value::as_str) {
         Some(id) => !is_root || id.starts_with('#'),
         None => false,
     }
-}
-
-/// Whether the document is draft-07 or older (its `$ref` siblings are ignored).
-fn is_legacy(draft: referencing::Draft) -> bool {
-    matches!(
-        draft,
-        referencing::Draft::Draft4 | referencing::Draft::Draft6 | referencing::Draft::Draft7
-    )
 }
 
 /// The base URI of a document without a root `$id` (the one `jsonschema` uses too).
@@ -280,13 +289,14 @@ struct Detected {
     has_union: bool,
 }
 
-fn detect(document: &Value) -> Detected {
+fn detect(document: &Value, declared: Draft) -> Detected {
+    let id_keyword = declared.id_keyword();
     let mut found = Detected::default();
-    let root_has_id = document.get("$id").is_some();
+    let root_has_id = document.get(id_keyword).is_some();
     let mut stack: Vec<(&Value, bool)> = vec![(document, true)];
     while let Some((node, is_root)) = stack.pop() {
         let Value::Object(map) = node else { continue };
-        if needs_uri_resolution(map, is_root)
+        if needs_uri_resolution(map, is_root, id_keyword)
             || (root_has_id
                 && map
                     .get("$ref")
@@ -301,7 +311,11 @@ fn detect(document: &Value) -> Detected {
         if found.needs && found.has_union {
             break;
         }
-        keywords::subschemas(map, |_, child| stack.push((child, false)));
+        keywords::subschemas(map, |place, child| {
+            if declared.knows(place.keyword()) {
+                stack.push((child, false));
+            }
+        });
     }
     found
 }
@@ -333,12 +347,14 @@ fn fragment_ref(ptr: &str) -> String {
 /// depends on the evaluation path, which a static join cannot follow. A reference that does not
 /// resolve is refused with its pointer. Nothing is fetched.
 pub(crate) fn normalize(document: &Value) -> Result<Option<Value>, Error> {
-    let found = detect(document);
+    let declared = Draft::of(document);
+    let id_keyword = declared.id_keyword();
+    let found = detect(document, declared);
     if !found.needs || !found.has_union {
         return Ok(None);
     }
     crate::parse::check_depth(document)?;
-    let draft = referencing::Draft::Draft202012.detect(document);
+    let draft = declared.referencing();
     let registry_error = |e: referencing::Error| {
         Error::new(
             "",
@@ -347,7 +363,7 @@ pub(crate) fn normalize(document: &Value) -> Result<Option<Value>, Error> {
             },
         )
     };
-    let root_uri = match document.get("$id").and_then(Value::as_str) {
+    let root_uri = match document.get(id_keyword).and_then(Value::as_str) {
         Some(id) if !id.starts_with('#') => {
             let base = referencing::uri::from_str(DEFAULT_BASE).map_err(registry_error)?;
             referencing::uri::resolve_against(&base.borrow(), id)
@@ -393,22 +409,22 @@ pub(crate) fn normalize(document: &Value) -> Result<Option<Value>, Error> {
     let mut refs = Vec::new();
     while let Some((node, ptr, resolver, draft)) = stack.pop() {
         let Value::Object(map) = node else { continue };
-        let draft = if map.contains_key("$id") {
+        let draft = if map.contains_key(id_keyword) {
             draft.detect(node)
         } else {
             draft
         };
         let resolver = resolver
             .in_subresource(draft.create_resource_ref(node))
-            .map_err(|e| Error::new(pointer::push(&ptr, "$id"), invalid(e)))?;
+            .map_err(|e| Error::new(pointer::push(&ptr, id_keyword), invalid(e)))?;
         resources.insert(without_fragment(resolver.base_uri().as_str()).to_owned());
         let is_root = ptr.is_empty();
-        let strip: Vec<&'static str> = ["$id", "$anchor", "$dynamicAnchor"]
+        let strip: Vec<&'static str> = [id_keyword, "$anchor", "$dynamicAnchor"]
             .into_iter()
             .filter(|k| {
                 map.get(*k)
                     .and_then(Value::as_str)
-                    .is_some_and(|v| !is_root || *k != "$id" || v.starts_with('#'))
+                    .is_some_and(|v| !is_root || *k != id_keyword || v.starts_with('#'))
             })
             .collect();
         if !strip.is_empty() {
@@ -427,12 +443,16 @@ pub(crate) fn normalize(document: &Value) -> Result<Option<Value>, Error> {
         }
         if let Some(Value::String(reference)) = map.get("$ref") {
             refs.push((ptr.clone(), reference.clone(), resolver.clone()));
-            if is_legacy(draft) {
+            if Draft::from_referencing(draft).ref_overrides_siblings() {
                 // Draft-07: the siblings of `$ref` are ignored, so are references inside them.
                 continue;
             }
         }
+        let reading = Draft::from_referencing(draft);
         keywords::subschemas(map, |place, child| {
+            if !reading.knows(place.keyword()) {
+                return;
+            }
             let mut child_ptr = ptr.clone();
             place.push_onto(&mut child_ptr);
             stack.push((child, child_ptr, resolver.clone(), draft));

@@ -5,6 +5,7 @@ use std::collections::HashSet;
 
 use serde_json::{Map, Value};
 
+use crate::draft::Draft;
 use crate::error::{Error, ErrorKind};
 use crate::keywords::{self, Slot};
 use crate::parse::check_depth;
@@ -23,6 +24,8 @@ pub(crate) struct Facts {
     /// Whether some reference must be read by URI (embedded `$id`, anchors): then `#/…` is not
     /// necessarily a pointer from the root, and its resolvability is `refs::normalize`'s to judge.
     pub uses_uri_resolution: bool,
+    /// The draft the document is read by ([`Draft::of`]).
+    pub draft: Draft,
     /// The first `#/…` reference that does not resolve from the root (reported unless
     /// `uses_uri_resolution`).
     unresolved: Option<Error>,
@@ -34,7 +37,10 @@ pub(crate) struct Facts {
 /// least one JSON level.
 pub(crate) fn check(document: &Value) -> Result<Facts, Error> {
     check_depth(document)?;
-    let mut facts = Facts::default();
+    let mut facts = Facts {
+        draft: Draft::of(document),
+        ..Facts::default()
+    };
     let mut ptr = String::new();
     walk(document, document, &mut ptr, &mut facts)?;
     match facts.unresolved.take() {
@@ -61,7 +67,9 @@ fn walk(document: &Value, node: &Value, ptr: &mut String, facts: &mut Facts) -> 
         Value::Object(map) => map,
         _ => return Err(Error::new(ptr.clone(), ErrorKind::NotASchema)),
     };
-    if !facts.uses_uri_resolution && crate::refs::needs_uri_resolution(map, ptr.is_empty()) {
+    if !facts.uses_uri_resolution
+        && crate::refs::needs_uri_resolution(map, ptr.is_empty(), facts.draft.id_keyword())
+    {
         facts.uses_uri_resolution = true;
     }
     check_keywords(document, map, ptr, facts)?;
@@ -69,8 +77,10 @@ fn walk(document: &Value, node: &Value, ptr: &mut String, facts: &mut Facts) -> 
         facts.union_sites.push(ptr.clone());
     }
     let mut result = Ok(());
+    let draft = facts.draft;
     keywords::subschemas(map, |place, child| {
-        if result.is_ok() {
+        // A keyword the draft does not have holds data, never evaluated (SPEC §6 decision 35).
+        if result.is_ok() && draft.knows(place.keyword()) {
             let len = ptr.len();
             place.push_onto(ptr);
             result = walk(document, child, ptr, facts);

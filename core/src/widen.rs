@@ -5,6 +5,7 @@ use std::collections::HashSet;
 use serde_json::{Map, Number, Value};
 
 use crate::canonical::{literal_key, number_key};
+use crate::draft::Draft;
 use crate::keywords;
 use crate::kinds::{Kind, Kinds};
 
@@ -36,7 +37,13 @@ const NUMBER_BOUNDS: &[(&str, bool)] = &[
 /// identical across those alternatives, `format` when identical in all. Array and object keywords
 /// are not widened.
 pub fn widen_scalars(alternatives: &[(Value, Kinds)]) -> Map<String, Value> {
-    widen(alternatives, WidenFaults::default())
+    widen(alternatives, WidenFaults::default(), Draft::Draft202012)
+}
+
+/// [`widen_scalars`] reading the alternatives by `draft` (in draft-04 `const` asserts nothing, so
+/// an alternative with only `const` is not literal-restricted there).
+pub fn widen_scalars_in(alternatives: &[(Value, Kinds)], draft: Draft) -> Map<String, Value> {
+    widen(alternatives, WidenFaults::default(), draft)
 }
 
 /// Widens scalar alternatives (each with its kinds) into one schema: `type` is the union of kinds
@@ -44,7 +51,11 @@ pub fn widen_scalars(alternatives: &[(Value, Kinds)]) -> Map<String, Value> {
 /// literal-restricted, a bound stays only when every alternative accepting its type has it
 /// (keeping the loosest), `pattern`/`multipleOf` only when identical across the alternatives
 /// accepting their type, `format` only when identical in all.
-pub(crate) fn widen(alternatives: &[(Value, Kinds)], faults: WidenFaults) -> Map<String, Value> {
+pub(crate) fn widen(
+    alternatives: &[(Value, Kinds)],
+    faults: WidenFaults,
+    draft: Draft,
+) -> Map<String, Value> {
     let mut out = Map::new();
     let union = alternatives
         .iter()
@@ -72,7 +83,7 @@ pub(crate) fn widen(alternatives: &[(Value, Kinds)], faults: WidenFaults) -> Map
             Value::Array(names.iter().map(|n| Value::String((*n).into())).collect())
         },
     );
-    if let Some(values) = enum_union(alternatives) {
+    if let Some(values) = enum_union(alternatives, draft) {
         out.insert("enum".into(), Value::Array(values));
     }
     let accepts_string = |k: &Kinds| k.contains(Kind::String);
@@ -101,9 +112,9 @@ pub(crate) fn widen(alternatives: &[(Value, Kinds)], faults: WidenFaults) -> Map
     out
 }
 
-fn literals(schema: &Value) -> Option<Vec<&Value>> {
+fn literals(schema: &Value, draft: Draft) -> Option<Vec<&Value>> {
     let map = schema.as_object()?;
-    if let Some(c) = keywords::get(map, "const") {
+    if let Some(c) = keywords::get(map, "const").filter(|_| draft.has_const()) {
         return Some(vec![c]);
     }
     match keywords::get(map, "enum") {
@@ -112,14 +123,14 @@ fn literals(schema: &Value) -> Option<Vec<&Value>> {
     }
 }
 
-fn enum_union(alternatives: &[(Value, Kinds)]) -> Option<Vec<Value>> {
+fn enum_union(alternatives: &[(Value, Kinds)], draft: Draft) -> Option<Vec<Value>> {
     if let [(schema, _)] = alternatives {
-        return literals(schema).map(|values| values.into_iter().cloned().collect());
+        return literals(schema, draft).map(|values| values.into_iter().cloned().collect());
     }
     let mut seen = HashSet::new();
     let mut out = Vec::new();
     for (schema, _) in alternatives {
-        for v in literals(schema)? {
+        for v in literals(schema, draft)? {
             if seen.insert(literal_key(v)) {
                 out.push(v.clone());
             }
@@ -213,7 +224,11 @@ mod tests {
                 (a, k)
             })
             .collect();
-        Value::Object(widen(&with_kinds, WidenFaults::default()))
+        Value::Object(widen(
+            &with_kinds,
+            WidenFaults::default(),
+            Draft::Draft202012,
+        ))
     }
 
     #[test]
@@ -311,7 +326,10 @@ mod tests {
         })
         .collect();
         let public = widen_scalars(&alts);
-        assert_eq!(public, widen(&alts, WidenFaults::default()));
+        assert_eq!(
+            public,
+            widen(&alts, WidenFaults::default(), Draft::Draft202012)
+        );
         assert!(public.contains_key("maxLength") && public.contains_key("minimum"));
     }
 }

@@ -518,6 +518,7 @@ fn compare_variant(
             Forget {
                 alternative_order: false,
                 dialect: true,
+                draft04: false,
             },
         ),
         c if c == Oracle::DuplicateBranch.name() => (Oracle::DuplicateBranch, Forget::default()),
@@ -526,6 +527,7 @@ fn compare_variant(
             Forget {
                 alternative_order: true,
                 dialect: false,
+                draft04: false,
             },
         ),
     };

@@ -3,7 +3,8 @@
 //!
 //! Structural identity (SPEC §3.4) ignores annotation keywords at every schema depth, object key
 //! order, the order and repetitions of `required`, `enum` and `type` arrays, and compares numbers by value; it reads
-//! `const: v` as `enum: [v]` (they accept the same values). For the
+//! `const: v` as `enum: [v]` (they accept the same values; not in draft-04, which has no `const`,
+//! [`Forget::draft04`]). For the
 //! invariance oracles the comparison can also ignore the order of `anyOf`/`oneOf` members (a branch
 //! permutation reorders alternatives) and the location of `$defs` (`definitions` vs `$defs`).
 
@@ -33,6 +34,9 @@ pub struct Forget {
     /// `anyOf` (their members are disjoint in a discriminated union) and ignore OpenAPI's
     /// `discriminator` keyword.
     pub dialect: bool,
+    /// The document is draft-04, where `const` is no keyword: compared as written, never as
+    /// a one-value `enum` (SPEC §6 decision 29).
+    pub draft04: bool,
 }
 
 /// The canonical text of `schema` under structural identity: two schemas are structurally
@@ -90,7 +94,7 @@ pub fn canonical_schema(schema: &Value, forget: Forget) -> Value {
                     },
                     // `const: v` accepts exactly what `enum: [v]` accepts; both read as the
                     // latter, so a one-value `enum` (Pydantic, OpenAI mode) matches a `const`.
-                    "const" if !map.contains_key("enum") => {
+                    "const" if !map.contains_key("enum") && !forget.draft04 => {
                         out.insert("enum".to_owned(), Value::Array(vec![canonical_data(value)]));
                         continue;
                     }
@@ -254,7 +258,7 @@ mod tests {
         assert!(!structurally_identical(&a, &b));
         let forget = Forget {
             alternative_order: true,
-            dialect: false,
+            ..Forget::default()
         };
         assert_eq!(canonical_text(&a, forget), canonical_text(&b, forget));
     }

@@ -8,6 +8,7 @@
 
 pub mod check;
 pub mod corpus;
+pub mod drafts;
 #[cfg(feature = "arbitrary")]
 pub mod fuzz;
 pub mod generate;

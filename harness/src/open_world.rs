@@ -1,6 +1,7 @@
 //! The open-world generator: proptest strategies that build arbitrary JSON Schema documents
-//! (draft 2020-12 and draft-07) around a discriminated union, from a grammar over the applicators
-//! and assertions of both drafts, instead of the typed model of [`crate::model`].
+//! around a discriminated union, from a grammar over the applicators and assertions of draft
+//! 2020-12, instead of the typed model of [`crate::model`]; each document is then spelled in one
+//! of the five drafts ([`crate::drafts`]: 2020-12, 2019-09, draft-07, draft-06, draft-04).
 //!
 //! What the grammar reaches that the typed model does not: boolean schemas (also under `allOf`,
 //! `[false]`, `[true, false]`, `[{}, false]`, contradictory members), `allOf`/`anyOf`/`oneOf`/`not`,
@@ -31,14 +32,7 @@ use flatjoin::Options;
 
 use crate::oracle::{self, Oracle, Outcome, Subject, Sweep, Violation};
 
-/// The draft a generated document declares.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Draft {
-    /// `https://json-schema.org/draft/2020-12/schema`.
-    Draft2020,
-    /// `http://json-schema.org/draft-07/schema#`.
-    Draft7,
-}
+pub use crate::drafts::Draft;
 
 /// Where the union sits in the document.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -706,86 +700,20 @@ fn branch_target(doc: &Value, union_ptr: &str, tag: &str) -> Option<String> {
     Some(format!("#{base}/properties/{name}"))
 }
 
-/// Converts a 2020-12 document written by this generator to draft-07: `$defs` → `definitions`,
-/// `dependentSchemas`/`dependentRequired` → `dependencies`, `prefixItems` → array `items` (a
-/// schema `items` → `additionalItems`), `$anchor` → a plain-name `$id`, and the keywords draft-07
-/// does not have (`unevaluated*`) dropped.
-pub fn to_draft7(node: &Value) -> Value {
-    match node {
-        Value::Object(map) => {
-            let mut out = Map::new();
-            let mut dependencies = Map::new();
-            for (k, v) in map {
-                match k.as_str() {
-                    "$defs" => {
-                        out.insert("definitions".into(), map_entries(v));
-                    }
-                    "properties" | "patternProperties" => {
-                        out.insert(k.clone(), map_entries(v));
-                    }
-                    "dependentSchemas" => {
-                        if let Value::Object(e) = v {
-                            for (n, s) in e {
-                                dependencies.insert(n.clone(), to_draft7(s));
-                            }
-                        }
-                    }
-                    "dependentRequired" => {
-                        if let Value::Object(e) = v {
-                            for (n, s) in e {
-                                dependencies.insert(n.clone(), s.clone());
-                            }
-                        }
-                    }
-                    "prefixItems" => {
-                        out.insert("items".into(), to_draft7(v));
-                        if let Some(items) = map.get("items") {
-                            out.insert("additionalItems".into(), to_draft7(items));
-                        }
-                    }
-                    "items" if map.contains_key("prefixItems") => {}
-                    "unevaluatedProperties"
-                    | "unevaluatedItems"
-                    | "minContains"
-                    | "maxContains" => {}
-                    "$anchor" => {
-                        if let Value::String(a) = v {
-                            out.insert("$id".into(), json!(format!("#{a}")));
-                        }
-                    }
-                    "$ref" => {
-                        let r = v
-                            .as_str()
-                            .unwrap_or_default()
-                            .replace("/$defs/", "/definitions/");
-                        out.insert(k.clone(), json!(r));
-                    }
-                    "const" | "enum" | "required" => {
-                        out.insert(k.clone(), v.clone());
-                    }
-                    _ => {
-                        out.insert(k.clone(), to_draft7(v));
-                    }
-                }
-            }
-            if !dependencies.is_empty() {
-                out.insert("dependencies".into(), Value::Object(dependencies));
-            }
-            Value::Object(out)
-        }
-        Value::Array(items) => Value::Array(items.iter().map(to_draft7).collect()),
-        other => other.clone(),
-    }
-}
-
-fn map_entries(v: &Value) -> Value {
-    match v {
-        Value::Object(e) => {
-            Value::Object(e.iter().map(|(n, s)| (n.clone(), to_draft7(s))).collect())
-        }
-        other => other.clone(),
-    }
-}
+/// The drafts a document is spelled in, by weight: 2020-12 half of the time, each older draft
+/// beside it (draft-04 with a one-value `enum` or, kept on purpose, `const` for the tags).
+const DRAFTS: [Draft; 10] = [
+    Draft::Draft2020,
+    Draft::Draft2020,
+    Draft::Draft2020,
+    Draft::Draft2020,
+    Draft::Draft2019,
+    Draft::Draft7,
+    Draft::Draft7,
+    Draft::Draft6,
+    Draft::Draft4,
+    Draft::Draft4,
+];
 
 /// The strategy of whole documents.
 pub fn case() -> BoxedStrategy<OpenCase> {
@@ -802,11 +730,14 @@ pub fn case() -> BoxedStrategy<OpenCase> {
                 Placement::Nullable,
             ][..],
         ),
-        prop::bool::weighted(0.25),
+        (
+            prop::sample::select(&DRAFTS[..]),
+            prop::bool::weighted(0.3),
+        ),
         (leaf(), leaf(), leaf()),
         prop::bool::weighted(0.2),
     )
-        .prop_map(|((union, tag, literals), placement, draft7, (d1, d2, anchored), embedded)| {
+        .prop_map(|((union, tag, literals), placement, (draft, keep_const), (d1, d2, anchored), embedded)| {
             let mut defs = Map::new();
             defs.insert(JOIN_LIKE_DEFS[0].into(), d1);
             defs.insert(JOIN_LIKE_DEFS[1].into(), d2);
@@ -861,16 +792,7 @@ pub fn case() -> BoxedStrategy<OpenCase> {
             let target = branch_target(&doc, &union_ptr, &tag)
                 .unwrap_or_else(|| format!("#/$defs/{}", JOIN_LIKE_DEFS[0]));
             resolve_branch_refs(&mut doc, &target);
-            let draft = if draft7 { Draft::Draft7 } else { Draft::Draft2020 };
-            if draft == Draft::Draft7 {
-                doc = to_draft7(&doc);
-                if let Some(obj) = doc.as_object_mut() {
-                    obj.insert(
-                        "$schema".into(),
-                        json!("http://json-schema.org/draft-07/schema#"),
-                    );
-                }
-            }
+            let doc = crate::drafts::rewrite(&doc, draft, keep_const);
             OpenCase {
                 schema: doc,
                 draft,

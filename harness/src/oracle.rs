@@ -24,6 +24,7 @@ use flatjoin::{Flattened, OpenBranches, Options, Scope};
 use jsonschema::canonical::Containment;
 use serde_json::{Map, Value, json};
 
+use crate::drafts::{self, Draft};
 use crate::identity::{Forget, canonical_data, canonical_text, sorted_text};
 use crate::keywords;
 use crate::model::{Case, Literal};
@@ -63,6 +64,8 @@ pub enum Oracle {
     DuplicateBranch,
     /// Every dialect form yields the same presentation.
     Dialect,
+    /// The case spelled in an older draft (draft-04) is flattened soundly too.
+    DraftForms,
     /// A corpus case's own expectations (its `tests` and expected `presentation`).
     CorpusExpectations,
     /// Flatten accepts a valid schema without error.
@@ -71,7 +74,7 @@ pub enum Oracle {
 
 impl Oracle {
     /// Every oracle, in report order.
-    pub const ALL: [Oracle; 15] = [
+    pub const ALL: [Oracle; 16] = [
         Oracle::Soundness,
         Oracle::PresentationValidity,
         Oracle::StaticSoundness,
@@ -85,6 +88,7 @@ impl Oracle {
         Oracle::BranchOrder,
         Oracle::DuplicateBranch,
         Oracle::Dialect,
+        Oracle::DraftForms,
         Oracle::CorpusExpectations,
         Oracle::FlattenAccepts,
     ];
@@ -105,6 +109,7 @@ impl Oracle {
             Oracle::BranchOrder => "branch-order-invariance",
             Oracle::DuplicateBranch => "duplicate-branch-invariance",
             Oracle::Dialect => "dialect-invariance",
+            Oracle::DraftForms => "draft-forms",
             Oracle::CorpusExpectations => "corpus-expectations",
             Oracle::FlattenAccepts => "flatten-accepts",
         }
@@ -597,6 +602,10 @@ impl Subject {
     /// (unless the original already had such a node), and the core's `dedup` is idempotent, keeps
     /// one of each identity class and loses none, judged by the harness's own identity.
     pub fn dedup(&self) -> Judged {
+        let forget = Forget {
+            draft04: drafts::declared(&self.original) == Draft::Draft4,
+            ..Forget::default()
+        };
         let duplicated = |schema: &Value| {
             let mut dup: Option<Value> = None;
             walk_schemas(schema, &mut |node| {
@@ -604,7 +613,7 @@ impl Subject {
                     if let Some(Value::Array(members)) = node.get(keyword) {
                         let mut seen = std::collections::HashSet::new();
                         for m in members {
-                            if !seen.insert(canonical_text(m, Forget::default())) && dup.is_none() {
+                            if !seen.insert(canonical_text(m, forget)) && dup.is_none() {
                                 dup = Some(node.clone());
                             }
                         }
@@ -949,7 +958,7 @@ pub enum Sweep {
     /// The oracles that judge one flatten of the case (soundness, validity, static soundness,
     /// object guarantee, structure, dedup, no blow-up, runtime boundary). The oracles that
     /// flatten the case again or re-render it (determinism, one implementation, branch order,
-    /// duplicate branch, dialect) and the widening measure are left out: they cost more than
+    /// duplicate branch, dialect, draft forms) and the widening measure are left out: they cost more than
     /// the rest together, so the `join_structured` fuzz target runs them on a deterministic
     /// share of its inputs only ([`Sweep::for_input`]).
     OneFlatten,
@@ -1118,10 +1127,12 @@ pub fn discriminated_root(root: &Value) -> Option<RootUnion> {
     {
         return None;
     }
+    // Draft-04 has no `const` (SPEC §6 decision 29): there only `enum` gives a literal set.
+    let has_const = drafts::declared(root) != Draft::Draft4;
     let literal_set = |branch: &Value, name: &str| -> Option<Vec<Value>> {
         let prop = branch.get("properties")?.get(name)?;
         let prop = refs::follow(root, prop);
-        let set = match (prop.get("const"), prop.get("enum")) {
+        let set = match (prop.get("const").filter(|_| has_const), prop.get("enum")) {
             (Some(c), _) => vec![c.clone()],
             (None, Some(Value::Array(e))) if !e.is_empty() => e.clone(),
             _ => return None,
@@ -1311,6 +1322,7 @@ pub fn branch_order_invariance(case: &Case, options: &Options) -> Judged {
     let forget = Forget {
         alternative_order: true,
         dialect: false,
+        draft04: false,
     };
     let mut checked = 0;
     for permutation in ["reversed", "rotated"] {
@@ -1398,6 +1410,7 @@ pub fn compare_duplicate(base: &Value, other: &Value, tag: &str, fresh: &Value) 
             Forget {
                 alternative_order: true,
                 dialect: false,
+                draft04: false,
             },
         )
     };
@@ -1436,6 +1449,7 @@ pub fn dialect_invariance(case: &Case, options: &Options) -> Judged {
     let forget = Forget {
         alternative_order: false,
         dialect: true,
+        draft04: false,
     };
     let base_text = canonical_text(&base, forget);
     let mut checked = 0;
@@ -1460,6 +1474,38 @@ pub fn dialect_invariance(case: &Case, options: &Options) -> Judged {
         checked += 1;
     }
     Ok(passed(checked))
+}
+
+/// Draft forms (model): the reference rendering spelled in draft-04 ([`drafts::rewrite`]) — the
+/// tags as one-value `enum`s, and with `const` kept, an unknown keyword there, so that the union
+/// is no discriminated union — is judged as a subject of its own by the one-flatten oracles
+/// (soundness under draft-04's reading of `integer`, presentation validity by draft-04's
+/// meta-schema, …). The violation names the form and the inner oracle; its schema is the form.
+pub fn draft_forms(case: &Case, options: &Options) -> Judged {
+    let original = render(&case.normalized());
+    let mut checked = 0;
+    for (keep_const, form) in [(false, "draft-04"), (true, "draft-04 with const kept")] {
+        let schema = drafts::rewrite(&original, Draft::Draft4, keep_const);
+        let subject = match Subject::prepare(&schema, options) {
+            Ok(Ok(subject)) => subject,
+            // The judge cannot compile the form: nothing to judge it by.
+            Ok(Err(_)) => continue,
+            Err(v) => return Err(in_draft_form(v, form)),
+        };
+        for (_, outcome) in subject.outcomes(Sweep::OneFlatten) {
+            if let Outcome::Failed(v) = outcome {
+                return Err(in_draft_form(*v, form));
+            }
+        }
+        checked += 1;
+    }
+    Ok(passed(checked))
+}
+
+fn in_draft_form(mut v: Violation, form: &str) -> Violation {
+    v.message = format!("the {form} form, {}: {}", v.oracle, v.message);
+    v.oracle = Oracle::DraftForms;
+    v
 }
 
 fn dialect_variant_name(dialect: Dialect) -> String {
@@ -1526,6 +1572,7 @@ pub fn evaluate_case_with(case: &Case, options: &Options, sweep: Sweep) -> CaseR
             run(duplicate_branch_invariance(&case, options)),
         ));
         outcomes.push((Oracle::Dialect, run(dialect_invariance(&case, options))));
+        outcomes.push((Oracle::DraftForms, run(draft_forms(&case, options))));
     }
     CaseReport { outcomes, widening }
 }

@@ -235,6 +235,25 @@ fn types_of(map: &Map<String, Value>) -> Vec<String> {
     }
 }
 
+/// `literals`, then each integer literal written as a float (`0` → `0.0`): `const` and `enum`
+/// compare numbers by value in every draft, so both are accepted, but draft-04's `integer` takes
+/// only the first (SPEC §6 decision 30).
+fn with_float_twins(literals: Vec<Value>) -> Vec<Value> {
+    let twins: Vec<Value> = literals
+        .iter()
+        .filter_map(|v| match v {
+            Value::Number(n) if n.is_i64() || n.is_u64() => {
+                let f = n.as_f64()?;
+                (f.abs() < 9.0e15).then(|| json!(f))
+            }
+            _ => None,
+        })
+        .collect();
+    let mut out = literals;
+    out.extend(twins);
+    out
+}
+
 fn num(map: &Map<String, Value>, key: &str) -> Option<f64> {
     map.get(key).and_then(Value::as_f64)
 }
@@ -256,10 +275,10 @@ impl Sampler<'_> {
             };
         }
         if let Some(c) = map.get("const") {
-            return vec![c.clone()];
+            return with_float_twins(vec![c.clone()]);
         }
         if let Some(Value::Array(members)) = map.get("enum") {
-            return cap(members.clone(), depth);
+            return cap(with_float_twins(members.clone()), depth);
         }
         for combinator in ["anyOf", "oneOf"] {
             if let Some(Value::Array(members)) = map.get(combinator) {

@@ -1,5 +1,5 @@
-//! The official JSON-Schema-Test-Suite as a corpus (`corpus/json-schema-test-suite/`, draft
-//! 2020-12 and draft-07; see `corpus/README.md` for its origin and commit).
+//! The official JSON-Schema-Test-Suite as a corpus (`corpus/json-schema-test-suite/`, drafts
+//! 2020-12, 2019-09, 07, 06 and 04; see `corpus/README.md` for its origin and commit).
 //!
 //! Three parts, each judged by `jsonschema` (never by core code), with the suite's `remotes/`
 //! registered under `http://localhost:1234/` through an offline retriever (nothing is fetched):
@@ -19,8 +19,8 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value, json};
 
-/// The two drafts the suite corpus covers: folder name under `tests/` and the judge's draft.
-pub const DRAFTS: [&str; 2] = ["draft2020-12", "draft7"];
+/// The drafts the suite corpus covers, by their folder name under `tests/`.
+pub const DRAFTS: [&str; 5] = ["draft2020-12", "draft2019-09", "draft7", "draft6", "draft4"];
 
 /// The one list of known failures of the `validate` part: (draft, file below the draft folder,
 /// group description, test description or `*` for the whole group, why). Kept as jsonschema keeps
@@ -99,10 +99,23 @@ fn json_files(dir: &Path) -> Vec<PathBuf> {
 
 /// The judge's draft for a suite folder.
 fn draft_of(draft: &str) -> jsonschema::Draft {
-    if draft == "draft7" {
-        jsonschema::Draft::Draft7
-    } else {
-        jsonschema::Draft::Draft202012
+    match draft {
+        "draft4" => jsonschema::Draft::Draft4,
+        "draft6" => jsonschema::Draft::Draft6,
+        "draft7" => jsonschema::Draft::Draft7,
+        "draft2019-09" => jsonschema::Draft::Draft201909,
+        _ => jsonschema::Draft::Draft202012,
+    }
+}
+
+/// The `$schema` a document of a suite folder declares.
+fn meta_schema_of(draft: &str) -> &'static str {
+    match draft {
+        "draft4" => "http://json-schema.org/draft-04/schema#",
+        "draft6" => "http://json-schema.org/draft-06/schema#",
+        "draft7" => "http://json-schema.org/draft-07/schema#",
+        "draft2019-09" => "https://json-schema.org/draft/2019-09/schema",
+        _ => "https://json-schema.org/draft/2020-12/schema",
     }
 }
 
@@ -466,8 +479,55 @@ fn as_payload(tag: &str, data: &Value) -> Option<Value> {
     Some(Value::Object(out))
 }
 
-fn wraps(schema: &Value, tag: &str) -> Vec<Wrap> {
+/// How the wrapped forms spell the discriminator literal: `const` (draft-06 and later), or
+/// `enum` with one value, the only way draft-04 has (there `const` is an unknown keyword, so a
+/// `const`-tagged union is no discriminated union at all, SPEC §6 decision 29).
+#[derive(Clone, Copy)]
+enum TagForm {
+    Const,
+    Enum,
+}
+
+impl TagForm {
+    /// The tag forms a suite folder is wrapped with: draft-04 gets both (the `const` form checks
+    /// that the join does not read `const` there).
+    fn for_draft(draft: &str) -> &'static [TagForm] {
+        if draft == "draft4" {
+            &[TagForm::Const, TagForm::Enum]
+        } else {
+            &[TagForm::Const]
+        }
+    }
+
+    fn literal(self, value: &str) -> Value {
+        match self {
+            TagForm::Const => json!({ "const": value }),
+            TagForm::Enum => json!({ "enum": [value] }),
+        }
+    }
+
+    /// The four form names, with the tag form said for `enum`.
+    fn names(self) -> [&'static str; 4] {
+        match self {
+            TagForm::Const => [
+                "own keywords, one branch",
+                "own keywords, two branches",
+                "payload, one branch",
+                "payload, two branches",
+            ],
+            TagForm::Enum => [
+                "own keywords, one branch, enum tag",
+                "own keywords, two branches, enum tag",
+                "payload, one branch, enum tag",
+                "payload, two branches, enum tag",
+            ],
+        }
+    }
+}
+
+fn wraps(schema: &Value, tag: &str, form: TagForm) -> Vec<Wrap> {
     let (root, rest) = split_root(schema);
+    let names = form.names();
     let mut out: Vec<Wrap> = Vec::new();
     let with_root = |union: Value| {
         let mut doc = root.clone();
@@ -476,7 +536,7 @@ fn wraps(schema: &Value, tag: &str) -> Vec<Wrap> {
         }
         Value::Object(doc)
     };
-    let b_plain = json!({"type": "object", "properties": {tag: {"const": "b"}, "other": {"type": "string"}}, "required": [tag]});
+    let b_plain = json!({"type": "object", "properties": {tag: form.literal("b"), "other": {"type": "string"}}, "required": [tag]});
     // As the branch's own keywords: the tag is merged into the schema's own `properties` and
     // `required` (a schema whose `type` excludes objects makes a branch that is not an object, so
     // the union is not flattened: soundness is still judged).
@@ -487,7 +547,7 @@ fn wraps(schema: &Value, tag: &str) -> Vec<Wrap> {
             _ => Map::new(),
         };
         let mut tagged_props = Map::new();
-        tagged_props.insert(tag.to_owned(), json!({"const": "a"}));
+        tagged_props.insert(tag.to_owned(), form.literal("a"));
         tagged_props.extend(std::mem::take(&mut props));
         branch.insert("properties".into(), Value::Object(tagged_props));
         let mut required = match branch.get("required") {
@@ -501,25 +561,25 @@ fn wraps(schema: &Value, tag: &str) -> Vec<Wrap> {
         }
         let branch = Value::Object(branch);
         out.push((
-            "own keywords, one branch",
+            names[0],
             with_root(json!({"oneOf": [branch.clone()]})),
             tagged,
         ));
         out.push((
-            "own keywords, two branches",
+            names[1],
             with_root(json!({"oneOf": [branch, b_plain.clone()]})),
             tagged,
         ));
     }
-    let a_payload = json!({"type": "object", "properties": {tag: {"const": "a"}, "payload": rest}, "required": [tag, "payload"]});
-    let b_payload = json!({"type": "object", "properties": {tag: {"const": "b"}, "payload": {"type": "integer"}}, "required": [tag, "payload"]});
+    let a_payload = json!({"type": "object", "properties": {tag: form.literal("a"), "payload": rest}, "required": [tag, "payload"]});
+    let b_payload = json!({"type": "object", "properties": {tag: form.literal("b"), "payload": {"type": "integer"}}, "required": [tag, "payload"]});
     out.push((
-        "payload, one branch",
+        names[2],
         with_root(json!({"oneOf": [a_payload.clone()]})),
         as_payload,
     ));
     out.push((
-        "payload, two branches",
+        names[3],
         with_root(json!({"oneOf": [a_payload, b_payload]})),
         as_payload,
     ));
@@ -534,7 +594,10 @@ fn wrapped_part(
     counts: &mut PartCounts,
 ) {
     let tag = tag_for(&g.schema);
-    for (form, wrapped, value_of) in wraps(&g.schema, tag) {
+    let forms = TagForm::for_draft(draft)
+        .iter()
+        .flat_map(|&f| wraps(&g.schema, tag, f));
+    for (form, wrapped, value_of) in forms {
         let id = format!("{} [{form}]", g.id);
         let Ok(original) = judge(&wrapped, draft, remotes) else {
             // A wrapping the judge cannot compile (a `$ref` that only resolved at the old root):
@@ -599,16 +662,14 @@ fn custom_meta_schema(schema: &Value) -> Option<&str> {
     (!known.contains(&meta.trim_end_matches('#'))).then_some(meta)
 }
 
-/// The schema as a user hands it to `flatjoin validate`: a draft-07 suite schema declares its
-/// draft (the suite leaves it implicit; `validate` would otherwise read it as 2020-12).
+/// The schema as a user hands it to `flatjoin validate`: a suite schema of any draft but 2020-12
+/// declares its draft (the suite leaves it implicit; `validate` would otherwise read it as
+/// 2020-12).
 fn declared(schema: &Value, draft: &str) -> Value {
     match schema {
-        Value::Object(map) if draft == "draft7" && !map.contains_key("$schema") => {
+        Value::Object(map) if draft != "draft2020-12" && !map.contains_key("$schema") => {
             let mut out = Map::new();
-            out.insert(
-                "$schema".into(),
-                json!("http://json-schema.org/draft-07/schema#"),
-            );
+            out.insert("$schema".into(), json!(meta_schema_of(draft)));
             out.extend(map.clone());
             Value::Object(out)
         }

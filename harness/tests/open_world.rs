@@ -57,7 +57,23 @@ fn the_grammar_reaches_every_class_of_issue_9() {
     ] {
         assert!(reached(needle), "no case of {CASES} holds {needle}");
     }
-    assert!(drafts.contains(&Draft::Draft7) && drafts.contains(&Draft::Draft2020));
+    for d in [
+        Draft::Draft2020,
+        Draft::Draft2019,
+        Draft::Draft7,
+        Draft::Draft6,
+        Draft::Draft4,
+    ] {
+        assert!(drafts.contains(&d), "no case of {CASES} in {d:?}");
+    }
+    // Draft-04 documents come with a one-value `enum` for tags and, on purpose, with `const`.
+    let draft4 = |needle: &str| {
+        texts
+            .iter()
+            .zip(&drafts)
+            .any(|(t, d)| *d == Draft::Draft4 && t.contains(needle))
+    };
+    assert!(draft4("\"const\"") && draft4("\"enum\""));
     for p in [
         Placement::Root,
         Placement::Property,
@@ -66,17 +82,28 @@ fn the_grammar_reaches_every_class_of_issue_9() {
     ] {
         assert!(placements.contains(&p), "no case placed at {p:?}");
     }
-    // Draft-07 documents use draft-07 words only.
+    // Draft-07, -06 and -04 documents use their drafts' words only; 2019-09 has no
+    // `prefixItems`, draft-04 no `$id` and no boolean subschema under an applicator.
     for (t, d) in texts.iter().zip(&drafts) {
-        if *d == Draft::Draft7 {
-            for word in [
+        let absent: &[&str] = match d {
+            Draft::Draft2020 => &[],
+            Draft::Draft2019 => &["\"prefixItems\""],
+            Draft::Draft7 | Draft::Draft6 => &[
                 "\"$defs\"",
                 "\"dependentSchemas\"",
                 "\"prefixItems\"",
                 "\"unevaluated",
-            ] {
-                assert!(!t.contains(word), "{word} in a draft-07 case: {t}");
-            }
+            ],
+            Draft::Draft4 => &[
+                "\"$defs\"",
+                "\"prefixItems\"",
+                "\"$id\"",
+                "\"allOf\":[false",
+                "\"not\":true",
+            ],
+        };
+        for word in absent {
+            assert!(!t.contains(word), "{word} in a {d:?} case: {t}");
         }
     }
 }

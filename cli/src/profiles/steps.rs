@@ -465,19 +465,52 @@ fn inline_node(node: &mut Value, root: &Value, recursive: &[String], depth: usiz
 /// is kept exactly.
 pub fn modernize_exclusive_bounds(schema: &mut Value) {
     walk::transform_bottom_up(schema, "", &mut |_, node| {
-        let Value::Object(map) = node else { return };
-        for (exclusive, inclusive) in [
-            ("exclusiveMinimum", "minimum"),
-            ("exclusiveMaximum", "maximum"),
-        ] {
-            if let Some(Value::Bool(flag)) = map.get(exclusive).cloned() {
-                map.shift_remove(exclusive);
-                if flag && let Some(bound) = map.shift_remove(inclusive) {
-                    map.insert(exclusive.into(), bound);
-                }
-            }
+        if let Value::Object(map) = node {
+            modernize_bounds(map);
         }
     });
+}
+
+fn modernize_bounds(map: &mut Map<String, Value>) {
+    for (exclusive, inclusive) in [
+        ("exclusiveMinimum", "minimum"),
+        ("exclusiveMaximum", "maximum"),
+    ] {
+        if let Some(Value::Bool(flag)) = map.get(exclusive).cloned() {
+            map.shift_remove(exclusive);
+            if flag && let Some(bound) = map.shift_remove(inclusive) {
+                map.insert(exclusive.into(), bound);
+            }
+        }
+    }
+}
+
+/// A draft-04 document is lowered as its draft-07 equivalent (SPEC §6 decision 36): the
+/// providers and every profile read draft-06 and later words, so a draft-04 presentation is first
+/// spelled as draft-07 says the same or less — boolean exclusive bounds as numbers (the same
+/// values), `const` dropped (draft-04 does not know it: it asserts nothing there), `id` as `$id`,
+/// `$schema` draft-07 (whose `integer` also takes `1.0`: looser, so sound). Any other draft is
+/// left as it is.
+pub fn draft04_as_draft07(schema: &mut Value) {
+    if flatjoin::Draft::of(schema) != flatjoin::Draft::Draft4 {
+        return;
+    }
+    walk::transform_bottom_up(schema, "", &mut |_, node| {
+        let Value::Object(map) = node else { return };
+        modernize_bounds(map);
+        map.shift_remove("const");
+        if map.get("id").is_some_and(Value::is_string)
+            && let Some(id) = map.shift_remove("id")
+        {
+            map.insert("$id".into(), id);
+        }
+    });
+    if let Value::Object(map) = schema {
+        map.insert(
+            "$schema".into(),
+            Value::String(flatjoin::Draft::Draft7.meta_schema().into()),
+        );
+    }
 }
 
 /// Lint: a `format` outside `allowed`.

@@ -4,6 +4,7 @@
 
 mod adversarial;
 mod corpus;
+mod drafts;
 mod guarantees;
 mod oracle;
 mod regression;

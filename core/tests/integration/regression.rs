@@ -668,3 +668,81 @@ fn skip_reasons_name_the_rule_that_failed() {
         );
     }
 }
+
+/// A `$ref` into a union node's sibling `properties` must not dangle: the flat object rebuilds
+/// `properties` (here `p0` joins to `false`, losing its `$defs`), so the target is hoisted as
+/// targets inside the branches are (SPEC §6 decision 3). Found by the open-world generator
+/// (`corpus/regressions/ref-into-union-sibling-properties.json`).
+#[test]
+fn ref_into_union_sibling_properties_is_hoisted() {
+    let original = json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "anyOf": [
+            {"type": "object", "properties": {"kind": {"const": "a"}, "p1": {"type": "array", "contains": {"allOf": [{"$ref": "#/properties/p0/$defs/inner"}]}}}, "required": ["kind"], "additionalProperties": false},
+            {"type": "object", "properties": {"kind": {"const": "b"}}, "required": ["kind"], "additionalProperties": false}
+        ],
+        "properties": {"p0": {"$defs": {"inner": {"type": "string"}}, "allOf": [false]}}
+    });
+    let flat = flatten(&original, &Options::default()).expect("flattens");
+    let judge = validator(&flat.schema);
+    assert!(judge.is_valid(&json!({"kind": "a", "p1": ["s", 1]})));
+    assert!(!judge.is_valid(&json!({"kind": "a", "p1": [1]})));
+}
+
+/// Definitions the original never referenced stay (SPEC §6 decision 4), so what they reference
+/// stays too, even when nothing else reaches it any more.
+#[test]
+fn kept_definitions_keep_what_they_reference() {
+    let original = json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "anyOf": [
+            {"type": "object", "properties": {"kind": {"const": "a"}, "x": {"$ref": "#/$defs/used"}}, "required": ["kind"]},
+            {"type": "object", "properties": {"kind": {"const": "b"}, "x": {"type": "integer"}}, "required": ["kind"]}
+        ],
+        "$defs": {
+            "kept": {"$ref": "#/$defs/used"},
+            "used": {"type": "string"}
+        }
+    });
+    let flat = flatten(&original, &Options::default()).expect("flattens");
+    let defs = &flat.schema["$defs"];
+    assert!(defs.get("kept").is_some(), "{}", flat.schema);
+    assert!(defs.get("used").is_some(), "{}", flat.schema);
+    validator(&flat.schema);
+}
+
+/// A discriminated union under `not`, or under a member of a `oneOf` that stays, is left as it
+/// is: flattening it would make the document stricter (SPEC §6 decision 37). Found by the
+/// `draft-forms` oracle (`corpus/regressions/frozen-nested-union-under-one-of-that-stays.json`).
+#[test]
+fn unions_where_looser_is_stricter_are_left_as_they_are() {
+    let du = json!({"oneOf": [
+        {"type": "object", "properties": {"k": {"const": "a"}, "s": {"type": "string"}}, "required": ["k", "s"]},
+        {"type": "object", "properties": {"k": {"const": "b"}, "s": {"type": "integer"}}, "required": ["k", "s"]}
+    ]});
+    let value = json!({"k": "a", "s": 1});
+    let under_not = json!({"type": "object", "properties": {"x": {"not": du.clone()}}});
+    let under_one_of = json!({"oneOf": [
+        {"type": "object", "properties": {"x": du}},
+        {"type": "object", "properties": {"x": {"type": "object", "properties": {"s": {"type": "integer"}}}}}
+    ]});
+    for original in [under_not, under_one_of] {
+        let v = json!({"x": value.clone()});
+        assert!(validator(&original).is_valid(&v), "{original}");
+        let flat = flatten(&original, &Options::default()).expect("flattens");
+        assert!(validator(&flat.schema).is_valid(&v), "{}", flat.schema);
+        assert!(
+            flat.diagnostics.flattened.is_empty(),
+            "{:?}",
+            flat.diagnostics
+        );
+        assert!(
+            flat.diagnostics
+                .skipped
+                .iter()
+                .any(|s| s.reason == flatjoin::SkipReason::Frozen),
+            "{:?}",
+            flat.diagnostics
+        );
+    }
+}

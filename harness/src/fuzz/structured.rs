@@ -165,6 +165,7 @@ mod tests {
             Oracle::BranchOrder,
             Oracle::DuplicateBranch,
             Oracle::Dialect,
+            Oracle::DraftForms,
         ];
         let (case, options) = seeds()
             .iter()

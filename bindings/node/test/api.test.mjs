@@ -60,6 +60,7 @@ test('api: errors are Errors with kind and pointer', () => {
     [{ oneOf: [{ $ref: '#/$defs/missing' }] }, 'unresolvable_ref', '/oneOf/0/$ref'],
     [{ type: 'object', required: 'name' }, 'wrong_type', '/required'],
     [{ properties: { a: 3 } }, 'not_a_schema', '/properties/a'],
+    [{ $schema: 'http://json-schema.org/draft-03/schema#', type: 'object' }, 'unsupported_draft', '/$schema'],
   ];
   for (const [schema, kind, pointer] of cases) {
     assert.throws(

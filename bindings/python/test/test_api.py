@@ -65,6 +65,7 @@ def test_options_are_read_and_checked():
         ({"oneOf": [{"$ref": "#/$defs/missing"}]}, "unresolvable_ref", "/oneOf/0/$ref"),
         ({"type": "object", "required": "name"}, "wrong_type", "/required"),
         ({"properties": {"a": 3}}, "not_a_schema", "/properties/a"),
+        ({"$schema": "http://json-schema.org/draft-03/schema#", "type": "object"}, "unsupported_draft", "/$schema"),
     ],
 )
 def test_errors_carry_kind_and_pointer(schema, kind, pointer):

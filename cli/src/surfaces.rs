@@ -8,6 +8,27 @@ use serde_json::{Map, Value, json};
 
 use crate::profiles::{self, Finding, Lowered, Narrowing, Profile};
 
+/// The diagnostics of a flattened manifest (`flatjoin manifest --diagnostics`, and the Node.js and
+/// Python packages' `flattenManifest`): the `flatten` format, with pointers inside each tool's
+/// input schema and the tool named on each entry.
+pub fn manifest_diagnostics(tools: &[(String, flatjoin::Diagnostics)]) -> Value {
+    let mut flattened = Vec::new();
+    let mut skipped = Vec::new();
+    for (tool, d) in tools {
+        for s in &d.flattened {
+            flattened.push(json!({
+                "tool": tool, "pointer": s.pointer, "discriminator": s.discriminator, "branches": s.branches,
+            }));
+        }
+        for s in &d.skipped {
+            skipped.push(json!({
+                "tool": tool, "pointer": s.pointer, "reason": s.reason.to_string(),
+            }));
+        }
+    }
+    json!({"flattened": flattened, "skipped": skipped})
+}
+
 /// One tool as the surfaces see it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolInput {

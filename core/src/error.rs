@@ -90,6 +90,25 @@ impl Error {
     }
 }
 
+impl ErrorKind {
+    /// A stable snake_case name of the kind (`"too_deep"`, `"unresolvable_ref"`, ...): what the
+    /// Node.js and Python packages put in their errors' `kind`, so callers can branch on it.
+    pub fn name(&self) -> &'static str {
+        match self {
+            ErrorKind::NotJson { .. } => "not_json",
+            ErrorKind::TooDeep { .. } => "too_deep",
+            ErrorKind::WrongType { .. } => "wrong_type",
+            ErrorKind::NotASchema => "not_a_schema",
+            ErrorKind::UnresolvableRef { .. } => "unresolvable_ref",
+            ErrorKind::UnsupportedRef { .. } => "unsupported_ref",
+            ErrorKind::RefCycle { .. } => "ref_cycle",
+            ErrorKind::InvalidSchema { .. } => "invalid_schema",
+            ErrorKind::UnsupportedDraft { .. } => "unsupported_draft",
+            ErrorKind::NotAManifest { .. } => "not_a_manifest",
+        }
+    }
+}
+
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let at = if self.pointer.is_empty() {

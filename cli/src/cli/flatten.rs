@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
-use flatjoin::{Diagnostics, OpenBranches, Options, Scope};
+use flatjoin::{OpenBranches, Options, Scope};
 use serde_json::Value;
 
 use flatjoin_cli::io::{input_name, read_json};
@@ -113,7 +113,10 @@ pub fn run_manifest(args: &ManifestArgs) -> Result<ExitCode, String> {
         let flat = flatjoin::flatten_manifest_owned(manifest, &options)
             .map_err(|e| format!("{name}: {e}"))?;
         if let Some(path) = &args.join.diagnostics {
-            write_diagnostics(path, &manifest_diagnostics(&flat.tools))?;
+            write_diagnostics(
+                path,
+                &flatjoin_cli::surfaces::manifest_diagnostics(&flat.tools),
+            )?;
         }
         print_json(&flat.manifest)?;
         return Ok(ExitCode::SUCCESS);
@@ -121,7 +124,10 @@ pub fn run_manifest(args: &ManifestArgs) -> Result<ExitCode, String> {
     if let Some(path) = &args.join.diagnostics {
         let flat =
             flatjoin::flatten_manifest(&manifest, &options).map_err(|e| format!("{name}: {e}"))?;
-        write_diagnostics(path, &manifest_diagnostics(&flat.tools))?;
+        write_diagnostics(
+            path,
+            &flatjoin_cli::surfaces::manifest_diagnostics(&flat.tools),
+        )?;
     }
     // The same surface the MCP proxy and `export` use, so all three agree byte for byte.
     let applied = flatjoin_cli::surfaces::apply_profile(&manifest, Some(profile), &options)
@@ -134,24 +140,4 @@ pub fn run_manifest(args: &ManifestArgs) -> Result<ExitCode, String> {
     }
     print_json(&applied.output)?;
     Ok(ExitCode::SUCCESS)
-}
-
-/// Manifest diagnostics: the `flatten` format, with pointers inside the manifest and the tool
-/// named on each entry.
-fn manifest_diagnostics(tools: &[(String, Diagnostics)]) -> Value {
-    let mut flattened = Vec::new();
-    let mut skipped = Vec::new();
-    for (tool, d) in tools {
-        for s in &d.flattened {
-            flattened.push(serde_json::json!({
-                "tool": tool, "pointer": s.pointer, "discriminator": s.discriminator, "branches": s.branches,
-            }));
-        }
-        for s in &d.skipped {
-            skipped.push(serde_json::json!({
-                "tool": tool, "pointer": s.pointer, "reason": s.reason.to_string(),
-            }));
-        }
-    }
-    serde_json::json!({"flattened": flattened, "skipped": skipped})
 }

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# In-process cost of the Node.js and Python packages: each package's flatten against its own
+# process's floor (structuredClone in Node.js, copy.deepcopy in Python) and against spawning the
+# release `flatjoin` binary, on every corpus dialect sample and manifest and on the whole-process
+# benchmark's synthetic inputs (the 500-tool manifest among them, `whole-process --write`).
+# Writes the "In process" section of reports/join-cost.md (between its markers; the join-report
+# generator keeps that section when it rewrites the rest).
+#
+# Usage: bash bindings/bench.sh   (honours CARGO_TARGET_DIR; builds the release profile)
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+target_dir="${CARGO_TARGET_DIR:-$root/target}"
+work="$target_dir/bindings/bench"
+rm -rf "$work"
+mkdir -p "$work/inputs" "$work/node" "$work/python/flatjoin"
+
+cargo build -r -p flatjoin-cli --bin flatjoin
+cargo build -r -p flatjoin-benches --bin whole-process
+cargo build -r -p flatjoin-node -p flatjoin-python \
+    --features flatjoin-node/bench-object-conversion,flatjoin-python/bench-object-conversion
+
+"$target_dir/release/whole-process" --write "$work/inputs" > "$work/inputs/labels.tsv"
+cp bindings/node/index.js "$work/node/"
+cp "$target_dir/release/libflatjoin_node.so" "$work/node/flatjoin.node"
+cp bindings/python/python/flatjoin/__init__.py "$work/python/flatjoin/"
+cp "$target_dir/release/lib_native.so" "$work/python/flatjoin/_native.abi3.so"
+
+mapfile -t corpus < <(find corpus/dialects corpus/manifests -name '*.json' | sort)
+# The inputs up to the 500-tool manifest's size class; the 7-35 MB single schemas of the
+# whole-process benchmark would take minutes per row here (a Python deepcopy of 35 MB alone).
+mapfile -t synthetic < <(grep -E $'\t(1 KB schema|32 branches|1001 nested|4001 nested|manifest of 500)' \
+    "$work/inputs/labels.tsv" | cut -f1)
+load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
+started="$(date -u '+%Y-%m-%d %H:%M:%S UTC')"
+node bindings/node/bench/bench.mjs "$work/node" "$target_dir/release/flatjoin" \
+    "${synthetic[@]}" "${corpus[@]}" | tee "$work/node.tsv"
+python3 bindings/python/bench/bench.py "$work/python" "$target_dir/release/flatjoin" \
+    "${synthetic[@]}" "${corpus[@]}" | tee "$work/python.tsv"
+finished="$(date -u '+%Y-%m-%d %H:%M:%S UTC')"
+load_after="$(cut -d' ' -f1-3 /proc/loadavg)"
+
+python3 bindings/bench_report.py "$work" "$root/reports/join-cost.md" \
+    "commit=$(git rev-parse --short=12 HEAD)" "node=$(node --version)" \
+    "python=$(python3 --version | cut -d' ' -f2)" "run=$started → $finished" \
+    "load=$load_before → $load_after" "cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs) ($(nproc) cores available)"

@@ -1,0 +1,88 @@
+//! flatjoin-node: the native half of the Node.js package (`bindings/node`). Each export takes JSON
+//! text (the package's `index.js` prints the caller's objects with `JSON.stringify`) and returns
+//! the envelope of [`flatjoin_edge::run`], which `index.js` parses and turns into a result or a
+//! thrown `FlatjoinError` with `kind` and `pointer`. All the work is the edge's, which calls what
+//! the `flatjoin` binary calls; nothing here can panic into Node (the edge catches panics).
+
+// napi-derive's `#[napi]` expands to `extern "C"` callbacks and unsafe N-API calls, which the
+// workspace's `deny(unsafe_code)` would reject: the lint is allowed in this one module of
+// generated shims, which hold no hand-written unsafe code.
+#[allow(unsafe_code)]
+/// The native functions the Node.js package's wrapper calls.
+pub mod exports {
+    use flatjoin_edge as edge;
+    use napi_derive::napi;
+
+    /// `flatten(schema, {scope, openBranches})`: `{schema, diagnostics}`.
+    #[napi]
+    pub fn flatten(schema: String, scope: Option<String>, open_branches: Option<String>) -> String {
+        edge::run(|| {
+            let options = edge::join_options(scope.as_deref(), open_branches.as_deref())?;
+            edge::flatten(&schema, &options)
+        })
+    }
+
+    /// `flattenManifest(toolsListResult, {scope, openBranches, profile})`:
+    /// `{manifest, diagnostics, narrowings}`.
+    #[napi]
+    pub fn flatten_manifest(
+        manifest: String,
+        scope: Option<String>,
+        open_branches: Option<String>,
+        profile: Option<String>,
+    ) -> String {
+        edge::run(|| {
+            let options = edge::join_options(scope.as_deref(), open_branches.as_deref())?;
+            edge::flatten_manifest(&manifest, &options, profile.as_deref())
+        })
+    }
+
+    /// `validate(original, value, {assertFormats})`: `{valid, branch, errors, message}`.
+    #[napi]
+    pub fn validate(original: String, value: String, assert_formats: Option<bool>) -> String {
+        edge::run(|| edge::validate(&original, &value, assert_formats.unwrap_or(false)))
+    }
+
+    /// `lint(schemaOrManifest, profile)`: `{profile, tools, rejected_tools, findings}`.
+    #[napi]
+    pub fn lint(input: String, profile: String) -> String {
+        edge::run(|| edge::lint(&input, &profile))
+    }
+
+    /// `exportTools(schemaOrManifest, provider, {strict, geminiField})`:
+    /// `{declarations, narrowings, residual}`.
+    #[napi]
+    pub fn export_tools(
+        input: String,
+        provider: String,
+        strict: Option<bool>,
+        gemini_field: Option<String>,
+    ) -> String {
+        edge::run(|| {
+            edge::export_tools(
+                &input,
+                &provider,
+                strict.unwrap_or(false),
+                gemini_field.as_deref(),
+            )
+        })
+    }
+
+    /// The measured alternative to text (feature `bench-object-conversion`): the document
+    /// converted object by object both ways. Returns the presentation (of a schema or a manifest), or throws.
+    #[cfg(feature = "bench-object-conversion")]
+    #[napi]
+    pub fn bench_flatten_object(schema: serde_json::Value) -> napi::Result<serde_json::Value> {
+        let options = edge::Options::default();
+        // A manifest (an object with `tools`) or one schema, as the benchmark's inputs are.
+        let out = if schema.get("tools").is_some() {
+            edge::flatten_manifest_value(schema, &options, None).map(|mut o| o["manifest"].take())
+        } else {
+            edge::flatten_value(schema, &options).map(|mut o| o["schema"].take())
+        };
+        match out {
+            Ok(out) => Ok(out),
+            Err(f) => Err(napi::Error::from_reason(f.message)),
+        }
+    }
+}

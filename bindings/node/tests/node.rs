@@ -1,0 +1,87 @@
+//! The Node.js package, built and tested as a user gets it: the addon (`cargo build -p
+//! flatjoin-node`) copied to `bindings/node/flatjoin.node`, the test dependencies (Zod, the MCP
+//! TypeScript SDK, the Vercel AI SDK, ajv) installed by `npm ci --ignore-scripts` from
+//! `bindings/node/package-lock.json`, then `node --test test/*.test.mjs`: the API and its errors, the
+//! byte-identity of `flatten` with the `flatjoin flatten` binary on every corpus file and a
+//! generated sample, and the Zod, MCP and AI SDK integrations.
+//!
+//! Without Node.js the test fails under `CI` and prints a loud SKIP otherwise; a failed `npm ci`
+//! is a failure.
+
+use std::path::Path;
+use std::process::Command;
+use std::time::Duration;
+
+#[path = "../../support.rs"]
+mod support;
+
+const INSTALL: &str = "apt-get install nodejs npm (Node.js 20 or later)";
+
+#[test]
+fn node_package_tests() {
+    if !support::has("node") || !support::has("npm") {
+        return support::skip_or_fail::<()>(
+            "the Node.js package test",
+            "node or npm is not installed",
+            INSTALL,
+        )
+        .unwrap_or(());
+    }
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let built = support::build();
+    std::fs::copy(&built.node_addon, here.join("flatjoin.node"))
+        .expect("copy the addon to flatjoin.node");
+    npm_ci(here);
+    let files = support::identity_files();
+    // The test files by name: what `node --test DIR` means differs between Node.js versions.
+    let mut tests: Vec<String> = std::fs::read_dir(here.join("test"))
+        .expect("bindings/node/test")
+        .flatten()
+        .filter_map(|e| e.file_name().into_string().ok())
+        .filter(|n| n.ends_with(".test.mjs"))
+        .map(|n| format!("test/{n}"))
+        .collect();
+    tests.sort();
+    let mut node = Command::new("node");
+    node.args(["--test", "--test-reporter=spec"])
+        .args(&tests)
+        .current_dir(here)
+        .env("FLATJOIN_CLI", &built.cli)
+        .env("FLATJOIN_IDENTITY_FILES", &files);
+    let out = support::run_with_deadline(node, Duration::from_secs(600)).expect("node --test ran");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    println!("{stdout}");
+    eprintln!("{stderr}");
+    assert!(out.status.success(), "node --test failed");
+    // Every test file ran (a file that failed to load would have no passing test in it).
+    for suite in ["api", "identity", "zod", "mcp", "ai-sdk"] {
+        assert!(
+            stdout.contains(&format!("{suite}:")),
+            "no test of test/{suite}.test.mjs ran"
+        );
+    }
+    assert!(stdout.contains("ℹ fail 0"), "a Node test failed");
+    assert!(!stdout.contains("ℹ pass 0\n"), "no Node test passed");
+}
+
+/// `npm ci --ignore-scripts` (the addon is built above, not by the package's install script) when
+/// `node_modules` is missing or older than the lock file.
+fn npm_ci(here: &Path) {
+    let lock = std::fs::read_to_string(here.join("package-lock.json")).expect("package-lock.json");
+    let stamp = here.join("node_modules/.flatjoin-package-lock.json");
+    if std::fs::read_to_string(&stamp).is_ok_and(|s| s == lock) {
+        return;
+    }
+    let mut npm = Command::new("npm");
+    npm.args(["ci", "--ignore-scripts", "--no-audit", "--no-fund"])
+        .current_dir(here);
+    let out = support::run_with_deadline(npm, Duration::from_secs(600)).expect("npm ci ran");
+    assert!(
+        out.status.success(),
+        "npm ci failed:\n{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    std::fs::write(&stamp, lock).expect("write the npm stamp");
+}

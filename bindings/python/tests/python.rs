@@ -1,0 +1,61 @@
+//! The Python package, built and tested as a user gets it: the extension (`cargo build -p
+//! flatjoin-python`, the cdylib maturin packs) copied to `python/flatjoin/_native.abi3.so` (where
+//! `maturin develop` puts it), the test dependencies (pytest, Pydantic v2, the MCP Python SDK,
+//! jsonschema) installed from `bindings/python/requirements.txt` into `target/bindings-venv`, then
+//! pytest on `test/`: the API and its errors, the byte-identity of `flatten` with the `flatjoin
+//! flatten` binary on every corpus file and a generated sample, and the Pydantic and MCP
+//! integrations.
+//!
+//! Without Python the test fails under `CI` and prints a loud SKIP otherwise; a failed install
+//! is a failure.
+
+use std::path::Path;
+use std::process::Command;
+use std::time::Duration;
+
+#[path = "../../support.rs"]
+mod support;
+
+#[test]
+fn python_package_tests() {
+    if !support::has("python3") {
+        return support::skip_or_fail::<()>(
+            "the Python package test",
+            "python3 is not installed",
+            "apt-get install python3 python3-venv (Python 3.9 or later)",
+        )
+        .unwrap_or(());
+    }
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let built = support::build();
+    std::fs::copy(
+        &built.python_extension,
+        here.join("python/flatjoin/_native.abi3.so"),
+    )
+    .expect("copy the extension into python/flatjoin");
+    let (target, _) = support::target_dir();
+    let python = support::venv::install_venv(
+        &target.join("bindings-venv"),
+        &here.join("requirements.txt"),
+    )
+    .unwrap_or_else(|why| panic!("the test venv cannot be made: {why}"));
+    let files = support::identity_files();
+    let mut pytest = Command::new(&python);
+    pytest
+        .args(["-m", "pytest", "-v", "-p", "no:cacheprovider", "test"])
+        .current_dir(here)
+        .env("PYTHONPATH", here.join("python"))
+        .env("FLATJOIN_CLI", &built.cli)
+        .env("FLATJOIN_IDENTITY_FILES", &files);
+    let out = support::run_with_deadline(pytest, Duration::from_secs(600)).expect("pytest ran");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    println!("{stdout}");
+    eprintln!("{}", String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "pytest failed");
+    for file in ["test_api", "test_identity", "test_pydantic", "test_mcp"] {
+        assert!(
+            stdout.contains(&format!("test/{file}.py::")) && !stdout.contains(" SKIPPED"),
+            "test/{file}.py did not run every test"
+        );
+    }
+}

@@ -1,0 +1,203 @@
+//! What the Node.js and Python package tests share (`#[path = "../../support.rs"] mod support;`
+//! in `bindings/node/tests/node.rs` and `bindings/python/tests/python.rs`): building the addon and
+//! the `flatjoin` binary into this test's own target directory, the corpus list of the
+//! byte-identity test, running a child with a deadline, and the SKIP-or-fail rule of the SDK
+//! tests (a missing tool fails under `CI`, and is a loud SKIP otherwise).
+
+#![allow(dead_code)] // each test binary uses its own part
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+/// The venv maker the CLI's SDK tests use.
+#[path = "../cli/tests/support/venv.rs"]
+pub mod venv;
+
+/// The repository root.
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// The target directory this test was built into (`target/debug/deps/node-…` → `target`), and
+/// whether it is the release profile.
+pub fn target_dir() -> (PathBuf, bool) {
+    let exe = std::env::current_exe().expect("the test knows its path");
+    let profile_dir = exe.ancestors().nth(2).map(Path::to_path_buf);
+    match profile_dir {
+        Some(dir) if dir.parent().is_some() => {
+            let release = dir.file_name().is_some_and(|n| n == "release");
+            (dir.parent().map(Path::to_path_buf).unwrap_or(dir), release)
+        }
+        _ => (root().join("target"), false),
+    }
+}
+
+/// Fails the test under `CI`; otherwise prints a loud SKIP with the command that installs what is
+/// missing. Returns `None` so callers can `return` it.
+pub fn skip_or_fail<T>(what: &str, why: &str, install: &str) -> Option<T> {
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "{what} cannot run under CI: {why} (install with: {install})"
+    );
+    let line = format!(
+        "SKIP: {why}; {what} did not run. Install with: {install}\n\
+         ************************************************************"
+    );
+    println!("{line}");
+    eprintln!("{line}");
+    None
+}
+
+/// What [`build`] made: the Node.js addon, the Python extension and the `flatjoin` binary.
+pub struct Built {
+    /// `libflatjoin_node.so` (or `.dylib`, `.dll`).
+    pub node_addon: PathBuf,
+    /// `lib_native.so` (or `.dylib`, `.dll`).
+    pub python_extension: PathBuf,
+    /// The `flatjoin` binary.
+    pub cli: PathBuf,
+}
+
+/// Builds both packages' libraries and the `flatjoin` binary into this test's target directory
+/// (the same profile). A nested cargo: it waits for the build lock the outer `cargo test`
+/// released when its build ended, and both package tests run the same command, so the second is
+/// a no-op, as are both in the second CI invocation (`--all-features`).
+pub fn build() -> Built {
+    let (target, release) = target_dir();
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let mut command = Command::new(cargo);
+    command
+        .current_dir(root())
+        .args(["build", "--message-format", "json-render-diagnostics"])
+        .args(["-p", "flatjoin-node", "-p", "flatjoin-python", "--lib"])
+        .args(["-p", "flatjoin-cli", "--bin", "flatjoin"])
+        .arg("--target-dir")
+        .arg(&target)
+        .stderr(Stdio::inherit());
+    if release {
+        command.arg("--release");
+    }
+    let out = command.output().expect("cargo runs");
+    assert!(out.status.success(), "cargo build of the packages failed");
+    let (mut node_addon, mut python_extension, mut cli) = (None, None, None);
+    for line in String::from_utf8_lossy(&out.stdout).lines() {
+        let Ok(message) = serde_json::from_str::<Value>(line) else {
+            continue;
+        };
+        if message["reason"] != "compiler-artifact" {
+            continue;
+        }
+        let library = message["filenames"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .find(|f| f.ends_with(".so") || f.ends_with(".dylib") || f.ends_with(".dll"))
+            .map(PathBuf::from);
+        match message["target"]["name"].as_str() {
+            Some("flatjoin_node") => node_addon = library,
+            Some("_native") => python_extension = library,
+            Some("flatjoin") if message["target"]["kind"][0] == "bin" => {
+                cli = message["executable"].as_str().map(PathBuf::from);
+            }
+            _ => {}
+        }
+    }
+    Built {
+        node_addon: node_addon.expect("cargo built the Node.js addon"),
+        python_extension: python_extension.expect("cargo built the Python extension"),
+        cli: cli.expect("cargo built the flatjoin binary"),
+    }
+}
+
+/// The inputs of the byte-identity test, written as a JSON list of paths to
+/// `target/bindings/identity-files.json`: every file of the harness's corpus walk
+/// ([`flatjoin_harness::corpus::files`]) and a generated sample (the harness's generated
+/// discriminated unions in every dialect), written under `target/bindings/generated/`.
+pub fn identity_files() -> PathBuf {
+    let (target, _) = target_dir();
+    let dir = target.join("bindings");
+    let generated = dir.join("generated");
+    std::fs::create_dir_all(&generated).expect("target/bindings/generated");
+    let mut files = flatjoin_harness::corpus::files(&root().join("corpus"));
+    for (i, (label, schema)) in flatjoin_harness::generate::generated_schemas(19, 24)
+        .into_iter()
+        .enumerate()
+    {
+        let name: String = label
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+            .collect();
+        let path = generated.join(format!("{i:03}-{name}.json"));
+        let text = serde_json::to_string_pretty(&schema).expect("printable");
+        std::fs::write(&path, text).expect("writable");
+        files.push(path);
+    }
+    let list: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
+    let path = dir.join("identity-files.json");
+    std::fs::write(
+        &path,
+        serde_json::to_string_pretty(&list).expect("printable"),
+    )
+    .expect("writable");
+    path
+}
+
+/// Runs `command` to the end, killing it after `deadline`; `Err` on a timeout, with its output.
+pub fn run_with_deadline(mut command: Command, deadline: Duration) -> Result<Output, String> {
+    let mut child = command
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot start {command:?}: {e}"))?;
+    // Read both pipes on threads, so a child that prints a lot never blocks on a full pipe.
+    let mut stdout = child.stdout.take().expect("piped");
+    let mut stderr = child.stderr.take().expect("piped");
+    let out_reader = std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        let _ = std::io::Read::read_to_end(&mut stdout, &mut buf);
+        buf
+    });
+    let err_reader = std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        let _ = std::io::Read::read_to_end(&mut stderr, &mut buf);
+        buf
+    });
+    let started = Instant::now();
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break status,
+            Ok(None) if started.elapsed() > deadline => {
+                let _ = child.kill();
+                let _ = child.wait();
+                let out = out_reader.join().unwrap_or_default();
+                let err = err_reader.join().unwrap_or_default();
+                return Err(format!(
+                    "timed out after {deadline:?}\nstdout:\n{}\nstderr:\n{}",
+                    String::from_utf8_lossy(&out),
+                    String::from_utf8_lossy(&err)
+                ));
+            }
+            Ok(None) => std::thread::sleep(Duration::from_millis(50)),
+            Err(e) => return Err(e.to_string()),
+        }
+    };
+    Ok(Output {
+        status,
+        stdout: out_reader.join().unwrap_or_default(),
+        stderr: err_reader.join().unwrap_or_default(),
+    })
+}
+
+/// Whether `program --version` runs.
+pub fn has(program: &str) -> bool {
+    Command::new(program)
+        .arg("--version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}

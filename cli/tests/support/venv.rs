@@ -1,0 +1,57 @@
+//! A venv under `target/` filled from a pinned requirements file, made once and reused while the
+//! pins are unchanged. Shared by the CLI's SDK tests (`support::install_sdk_venv`) and the
+//! Python package's test (`bindings/python/tests/python.rs`, through `bindings/support.rs`); it
+//! names no crate's binaries, so any test can include it.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The Python of `venv`, created and filled from `requirements` when missing or stale; `Err` says
+/// why it cannot be had (no Python, or a failed install: never a silent skip).
+pub fn install_venv(venv: &Path, requirements: &Path) -> Result<PathBuf, String> {
+    let python = venv.join("bin").join("python");
+    let pins = std::fs::read_to_string(requirements)
+        .map_err(|e| format!("{}: {e}", requirements.display()))?;
+    let stamp = venv.join("flatjoin-requirements.txt");
+    if python.exists() && std::fs::read_to_string(&stamp).is_ok_and(|s| s == pins) {
+        return Ok(python);
+    }
+    let system = ["python3", "python"]
+        .into_iter()
+        .find(|p| Command::new(p).arg("--version").output().is_ok());
+    let Some(system) = system else {
+        return Err("python3 is not installed".into());
+    };
+    let out = Command::new(system)
+        .args(["-m", "venv", "--clear"])
+        .arg(venv)
+        .output()
+        .map_err(|e| format!("{system} -m venv cannot run: {e}"))?;
+    if !out.status.success() {
+        return Err(format!(
+            "cannot create a venv: {}",
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    let out = Command::new(&python)
+        .args([
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+            "-r",
+        ])
+        .arg(requirements)
+        .output()
+        .map_err(|e| format!("pip cannot run: {e}"))?;
+    if !out.status.success() {
+        return Err(format!(
+            "pip install -r {} failed: {}",
+            requirements.display(),
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    std::fs::write(&stamp, pins).map_err(|e| format!("cannot write the stamp: {e}"))?;
+    Ok(python)
+}

@@ -201,3 +201,52 @@ pub fn has(program: &str) -> bool {
         .status()
         .is_ok_and(|s| s.success())
 }
+
+/// Judges a package through the line protocol (`docs/protocol.md`), as any other flattener is:
+/// `flatjoin check --implementation IMPLEMENTATION` over the dialect samples and generated cases,
+/// from the repository root with `envs` set. Every oracle must find no violation, the package
+/// must never crash, and soundness must have judged more than a hundred values.
+pub fn judge_through_protocol(
+    cli: &Path,
+    implementation: &str,
+    name: &str,
+    envs: &[(&str, &Path)],
+) {
+    let dir = std::env::temp_dir().join(format!(
+        "flatjoin-package-protocol-{}-{}",
+        std::process::id(),
+        name.len()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch folder");
+    let mut check = Command::new(cli);
+    check
+        .args(["check", "--corpus", "corpus/dialects", "--cases", "60"])
+        .args(["--implementation", implementation, "--report"])
+        .arg(dir.join("report.md"))
+        .arg("--counterexamples")
+        .arg(dir.join("counterexamples"))
+        .current_dir(root());
+    for (key, value) in envs {
+        check.env(key, value);
+    }
+    let out = run_with_deadline(check, Duration::from_secs(600)).expect("flatjoin check ran");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{name} through the protocol:\n{text}");
+    let json = std::fs::read_to_string(dir.join("report.json")).expect("JSON results");
+    let results: Value = serde_json::from_str(&json).expect("JSON results parse");
+    let imp = results["implementations"]
+        .as_array()
+        .and_then(|l| l.iter().find(|i| i["implementation"]["name"] == name))
+        .unwrap_or_else(|| panic!("no implementation {name:?} in {results}"));
+    assert_eq!(imp["crashed"], 0, "{imp}");
+    let oracles = imp["oracles"].as_object().expect("per-oracle cells");
+    for (oracle, cell) in oracles {
+        assert_eq!(cell["violations"], 0, "{name}, {oracle}: {cell}");
+    }
+    assert!(
+        imp["oracles"]["soundness"]["passed"].as_u64() > Some(100),
+        "{name}: {}",
+        imp["oracles"]["soundness"]
+    );
+}

@@ -63,6 +63,13 @@ fn node_package_tests() {
     }
     assert!(stdout.contains("ℹ fail 0"), "a Node test failed");
     assert!(!stdout.contains("ℹ pass 0\n"), "no Node test passed");
+    // The package judged by the whole harness, through the Node adapter (SPEC §6 decision 40).
+    support::judge_through_protocol(
+        &built.cli,
+        "node adapters/node/run.mjs cli/tests/fixtures/flatteners/flatjoin-node-package.mjs#flatten",
+        "flatjoin (Node.js package)",
+        &[],
+    );
 }
 
 /// `npm ci --ignore-scripts` (the addon is built above, not by the package's install script) when

@@ -58,4 +58,15 @@ fn python_package_tests() {
             "test/{file}.py did not run every test"
         );
     }
+    // The package judged by the whole harness, through the Python adapter (SPEC §6 decision 40).
+    let adapter = format!(
+        "{} adapters/python/run.py cli/tests/fixtures/flatteners/flatjoin_package.py:flatten",
+        python.display()
+    );
+    support::judge_through_protocol(
+        &built.cli,
+        &adapter,
+        "flatjoin (Python package)",
+        &[("PYTHONPATH", &here.join("python"))],
+    );
 }

@@ -282,6 +282,22 @@ fn every_lowering_is_sound_or_lists_its_narrowing() {
                     }
                     continue;
                 }
+                // Dropping undeclared keys (the listed closed-object narrowing) alone can make the
+                // presentation reject the value where it is not monotone in its keys: a root
+                // `oneOf` left as it is (SPEC §6 decision 37) whose members both match once the
+                // key that told them apart is gone. The narrowing explains that value; the
+                // normalizer below only maps `null`s back.
+                let mut closed_only = v.clone();
+                Inverse {
+                    root: &lowered.schema,
+                    lowered: &lowered,
+                    close: true,
+                    kept: false,
+                }
+                .apply("", &lowered.schema, &mut closed_only, 0);
+                if !shown.is_valid(&closed_only) {
+                    continue;
+                }
                 // The normalizer as the proxy applies it: a passed-on `null` becomes absent only
                 // where the original (here: the presentation) needs it.
                 let accepts = |x: &Value| shown.is_valid(x);

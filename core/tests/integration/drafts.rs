@@ -18,6 +18,15 @@ fn two_branches(schema: &str, tag_a: Value, tag_b: Value, a: Value, b: Value) ->
     })
 }
 
+/// A discriminator literal as `draft` spells it: `const`, or a one-value `enum` in draft-04.
+fn tag_in(draft: Draft, v: &str) -> Value {
+    if draft.has_const() {
+        json!({"const": v})
+    } else {
+        json!({"enum": [v]})
+    }
+}
+
 /// Both paths (borrowing and owning) give the same presentation; it is returned.
 fn flat(original: &Value) -> flatjoin::Flattened {
     let borrowed = flatten(original, &Options::default()).expect("flattens");
@@ -182,13 +191,7 @@ fn draft04_id_is_the_base_uri_keyword() {
 #[test]
 fn unevaluated_properties_closes_nothing_before_2019_09() {
     for draft in [Draft::Draft4, Draft::Draft6, Draft::Draft7] {
-        let tag = |v: &str| {
-            if draft.has_const() {
-                json!({"const": v})
-            } else {
-                json!({"enum": [v]})
-            }
-        };
+        let tag = |v: &str| tag_in(draft, v);
         let mut original = two_branches(
             draft.meta_schema(),
             tag("a"),
@@ -208,13 +211,7 @@ fn unevaluated_properties_closes_nothing_before_2019_09() {
 #[test]
 fn hoisted_definitions_go_to_the_drafts_container() {
     for draft in Draft::ALL {
-        let tag = |v: &str| {
-            if draft.has_const() {
-                json!({"const": v})
-            } else {
-                json!({"enum": [v]})
-            }
-        };
+        let tag = |v: &str| tag_in(draft, v);
         let original = json!({
             "$schema": draft.meta_schema(),
             "anyOf": [
@@ -286,13 +283,7 @@ fn draft03_is_refused_and_unknown_meta_schemas_are_named() {
 #[test]
 fn presentations_keep_their_draft_and_its_meta_schema() {
     for draft in Draft::ALL {
-        let tag = |v: &str| {
-            if draft.has_const() {
-                json!({"const": v})
-            } else {
-                json!({"enum": [v]})
-            }
-        };
+        let tag = |v: &str| tag_in(draft, v);
         let original = two_branches(
             draft.meta_schema(),
             tag("a"),

@@ -17,7 +17,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 
 pub use flatjoin::Options;
 use flatjoin::{OpenBranches, RuntimeOptions, Scope};
-use flatjoin_cli::profiles::{self, Finding, Profile, Severity};
+use flatjoin_cli::profiles::{self, Finding, Profile};
 use flatjoin_cli::surfaces::{self, GeminiField, Provider, ToolInput};
 use serde_json::{Map, Value, json};
 
@@ -232,15 +232,7 @@ pub fn lint(input: &str, profile: &str) -> Outcome {
     let tools = surfaces::tools_of(&input, None).map_err(Failure::surface)?;
     let named: Vec<(String, Value)> = tools.into_iter().map(|t| (t.name, t.schema)).collect();
     let findings = profiles::lint_tools(profile, &named);
-    let rejected: Vec<&str> = named
-        .iter()
-        .map(|(n, _)| n.as_str())
-        .filter(|n| {
-            findings
-                .iter()
-                .any(|f| f.tool == *n && f.severity == Severity::Error)
-        })
-        .collect();
+    let rejected = profiles::rejected_tools(&named, &findings);
     Ok(json!({
         "profile": profile.name(),
         "tools": named.len(),

@@ -43,15 +43,7 @@ pub fn run(args: &LintArgs) -> Result<ExitCode, String> {
         .map(|t| (t.name.clone(), t.schema.clone()))
         .collect();
     let findings = profiles::lint_tools(args.profile, &named);
-    let rejected: Vec<&str> = named
-        .iter()
-        .map(|(n, _)| n.as_str())
-        .filter(|n| {
-            findings
-                .iter()
-                .any(|f| f.tool == *n && f.severity == Severity::Error)
-        })
-        .collect();
+    let rejected = profiles::rejected_tools(&named, &findings);
     let errors = findings
         .iter()
         .filter(|f| f.severity == Severity::Error)

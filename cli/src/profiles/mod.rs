@@ -243,6 +243,20 @@ pub fn lint(profile: Profile, tool: &str, schema: &Value) -> Vec<Finding> {
     findings.into_vec()
 }
 
+/// The names of the tools that `findings` rejects (at least one error), in `tools` order: what
+/// `flatjoin lint` reports as `rejected_tools`, and what the packages' `lint` returns.
+pub fn rejected_tools<'a>(tools: &'a [(String, Value)], findings: &[Finding]) -> Vec<&'a str> {
+    tools
+        .iter()
+        .map(|(n, _)| n.as_str())
+        .filter(|n| {
+            findings
+                .iter()
+                .any(|f| f.tool == *n && f.severity == Severity::Error)
+        })
+        .collect()
+}
+
 /// Lints every tool of a manifest (name, input schema) against `profile`, including the limits a
 /// provider counts across all tools of one request.
 pub fn lint_tools(profile: Profile, tools: &[(String, Value)]) -> Vec<Finding> {

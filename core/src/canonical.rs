@@ -71,6 +71,15 @@ struct Digester {
     options: KeyOptions,
 }
 
+/// The byte that starts each kind of schema-level digest, so that no two kinds share an encoding
+/// (data values start with their own: `n`, `t`, `f`, `#`, `s`, `a`, `o`).
+mod tag {
+    pub const SCHEMA: u8 = b'{';
+    pub const SCHEMA_LIST: u8 = b'[';
+    pub const MAP: u8 = b'M';
+    pub const SET: u8 = b'<';
+}
+
 /// One two-stream hasher of [`Digester`]: states `a`, `b`, multipliers `ka`, `kb` per word and
 /// `fa`, `fb` for the final fold, all random per [`Digester`].
 struct Mix128 {
@@ -157,6 +166,7 @@ impl Digester {
         })
     }
 
+    /// A schema: the unordered sum of its keyword entries, annotations left out.
     fn schema(&self, schema: &Value) -> u128 {
         let Value::Object(map) = schema else {
             return self.data(schema);
@@ -167,39 +177,52 @@ impl Digester {
             if keywords::is_annotation(keyword) {
                 continue;
             }
-            let (name, digest) = match (keyword.as_str(), keywords::slot(keyword), value) {
-                ("required" | "enum" | "type", _, Value::Array(items)) => {
-                    (keyword.as_str(), self.set(items.iter()))
-                }
-                ("type", _, v @ Value::String(_)) => ("type", self.set(std::iter::once(v))),
-                ("const", _, v) if !map.contains_key("enum") && self.options.draft.has_const() => {
-                    ("enum", self.set(std::iter::once(v)))
-                }
-                (_, Some(Slot::Map | Slot::MapOfSchemaOrNames), Value::Object(children)) => {
-                    (keyword.as_str(), self.map(keyword, children))
-                }
-                (_, Some(Slot::Array | Slot::SingleOrArray), Value::Array(items)) => {
-                    let digests: Vec<u128> = items.iter().map(|i| self.schema(i)).collect();
-                    (
-                        keyword.as_str(),
-                        self.finish(|h| {
-                            h.write_u8(b'[');
-                            for d in &digests {
-                                h.write_u128(*d);
-                            }
-                        }),
-                    )
-                }
-                (_, Some(_), v) => (keyword.as_str(), self.schema(v)),
-                (_, None, v) => (keyword.as_str(), self.data(v)),
-            };
+            let (name, digest) = self.keyword(map, keyword, value);
             sum = sum.wrapping_add(self.entry(name, digest));
             count += 1;
         }
         self.finish(|h| {
-            h.write_u8(b'{');
+            h.write_u8(tag::SCHEMA);
             h.write_u64(count);
             h.write_u128(sum);
+        })
+    }
+
+    /// One keyword of the schema `map`: the entry name it digests under (`const` is the one-value
+    /// `enum` where the draft has it) and its value's digest, read by the keyword's slot.
+    fn keyword<'k>(
+        &self,
+        map: &Map<String, Value>,
+        keyword: &'k str,
+        value: &Value,
+    ) -> (&'k str, u128) {
+        match (keyword, keywords::slot(keyword), value) {
+            ("required" | "enum" | "type", _, Value::Array(items)) => {
+                (keyword, self.set(items.iter()))
+            }
+            ("type", _, v @ Value::String(_)) => ("type", self.set(std::iter::once(v))),
+            ("const", _, v) if !map.contains_key("enum") && self.options.draft.has_const() => {
+                ("enum", self.set(std::iter::once(v)))
+            }
+            (_, Some(Slot::Map | Slot::MapOfSchemaOrNames), Value::Object(children)) => {
+                (keyword, self.map(keyword, children))
+            }
+            (_, Some(Slot::Array | Slot::SingleOrArray), Value::Array(items)) => {
+                (keyword, self.schema_list(items))
+            }
+            (_, Some(_), v) => (keyword, self.schema(v)),
+            (_, None, v) => (keyword, self.data(v)),
+        }
+    }
+
+    /// An ordered list of schemas (`allOf`, `prefixItems`, …).
+    fn schema_list(&self, items: &[Value]) -> u128 {
+        let digests: Vec<u128> = items.iter().map(|i| self.schema(i)).collect();
+        self.finish(|h| {
+            h.write_u8(tag::SCHEMA_LIST);
+            for d in &digests {
+                h.write_u128(*d);
+            }
         })
     }
 
@@ -221,7 +244,7 @@ impl Digester {
             count += 1;
         }
         self.finish(|h| {
-            h.write_u8(b'M');
+            h.write_u8(tag::MAP);
             h.write_u64(count);
             h.write_u128(sum);
         })
@@ -233,7 +256,7 @@ impl Digester {
         digests.sort_unstable();
         digests.dedup();
         self.finish(|h| {
-            h.write_u8(b'<');
+            h.write_u8(tag::SET);
             for d in &digests {
                 h.write_u128(*d);
             }

@@ -1,8 +1,9 @@
 //! The one place that knows which keywords hold subschemas, and which are annotations.
 //!
 //! Every walk in the crate (well-formedness, projection, structural identity, reference
-//! collection, and the harness's provider profiles) goes through [`slot`], so a new keyword is
-//! one edit here.
+//! collection) goes through [`slot`], and so do the provider profiles in the CLI
+//! (`cli/src/profiles`, through [`subschemas`] and [`ANNOTATIONS`]), so a new keyword is one edit
+//! here.
 
 use serde_json::{Map, Value};
 

@@ -1,8 +1,11 @@
-//! Keeping local `$ref`s valid after flattening: a reference into the branches of a flattened
-//! union is redirected to a hoisted copy of its (projected) target, and root `$defs` entries that
-//! nothing references any more are pruned.
+//! The one `$ref` resolver, run before projection (SPEC §6 decisions 15–16): a document whose
+//! references need URI resolution (embedded `$id` resources, anchors, a root `$id` with relative
+//! references) and that holds a union is rewritten by [`normalize`] so every reference into it is
+//! a pointer from the root, resolved by `referencing` (`jsonschema`'s own resolver); everything
+//! after it follows `#/…` pointers only. [`needs_uri_resolution`] is the per-object test, shared
+//! with the well-formedness pre-pass.
 
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::{HashMap, HashSet};
 
 use serde_json::{Map, Value};
 
@@ -10,236 +13,6 @@ use crate::draft::Draft;
 use crate::error::{Error, ErrorKind};
 use crate::keywords;
 use crate::pointer;
-use crate::project::Projector;
-
-/// Repairs references in the projected document `out` and prunes unreferenced definitions.
-pub(crate) fn repair(out: &mut Value, projector: &mut Projector<'_>) -> Result<(), Error> {
-    if projector.facts.ref_targets.is_empty() {
-        return Ok(());
-    }
-    let container = container_name(projector.document);
-    // Names the hoisted definitions must not take: every entry the document's containers hold.
-    let taken: HashSet<String> = ["$defs", "definitions"]
-        .iter()
-        .filter_map(|c| projector.document.get(*c).and_then(Value::as_object))
-        .chain(
-            ["$defs", "definitions"]
-                .iter()
-                .filter_map(|c| out.get(*c).and_then(Value::as_object)),
-        )
-        .flat_map(|defs| defs.keys().cloned())
-        .collect();
-    let mut names = Names { taken, next: 1 };
-    let mut hoisted: HashMap<String, String> = HashMap::new();
-    let mut new_defs: Vec<(String, Value)> = Vec::new();
-    // Worklist of values whose references still need checking: the document, then each hoisted
-    // definition as it is created.
-    rewrite(
-        out,
-        projector,
-        container,
-        &mut names,
-        &mut hoisted,
-        &mut new_defs,
-    )?;
-    let mut i = 0;
-    while i < new_defs.len() {
-        let mut value = std::mem::take(&mut new_defs[i].1);
-        rewrite(
-            &mut value,
-            projector,
-            container,
-            &mut names,
-            &mut hoisted,
-            &mut new_defs,
-        )?;
-        new_defs[i].1 = value;
-        i += 1;
-    }
-    if let Value::Object(root) = out {
-        if !new_defs.is_empty() {
-            let defs = root
-                .entry(container.to_owned())
-                .or_insert_with(|| Value::Object(Map::new()));
-            if let Value::Object(defs) = defs {
-                for (name, value) in new_defs {
-                    defs.insert(name, value);
-                }
-            }
-        }
-        prune(root, &projector.facts.ref_targets);
-    }
-    Ok(())
-}
-
-/// The root definitions container to hoist into: the one the document already has, else the
-/// draft's own ([`Draft::definitions_container`]: `definitions` up to draft-07).
-fn container_name(document: &Value) -> &'static str {
-    if document.get("$defs").is_some() {
-        return "$defs";
-    }
-    if document.get("definitions").is_some() {
-        return "definitions";
-    }
-    Draft::of(document).definitions_container()
-}
-
-/// Whether `target` (a pointer into the original) lies inside what a flattened union rewrites:
-/// its branches, or the sibling object keywords that fold into every branch (`properties`,
-/// `patternProperties`, …, SPEC §2.1), whose flat-object counterparts are joined, so a place under
-/// them may be gone (a sibling property joined to `false` loses its `$defs`).
-fn crosses_flattened(target: &str, sites: &[(String, &'static str)]) -> bool {
-    sites.iter().any(|(site, keyword)| {
-        std::iter::once(*keyword)
-            .chain(crate::project::SIBLING_KEYWORDS.iter().copied())
-            .any(|k| {
-                let inner = pointer::push(site, k);
-                target == inner || target.starts_with(&format!("{inner}/"))
-            })
-    })
-}
-
-/// Fresh names for hoisted definitions: `flatjoin_ref_N`, skipping every name the document
-/// already uses (an author's own `flatjoin_ref_1` is never overwritten).
-struct Names {
-    taken: HashSet<String>,
-    next: usize,
-}
-
-impl Names {
-    fn fresh(&mut self) -> String {
-        loop {
-            let name = format!("flatjoin_ref_{}", self.next);
-            self.next += 1;
-            if !self.taken.contains(&name) {
-                return name;
-            }
-        }
-    }
-}
-
-fn rewrite(
-    value: &mut Value,
-    projector: &mut Projector<'_>,
-    container: &str,
-    names: &mut Names,
-    hoisted: &mut HashMap<String, String>,
-    new_defs: &mut Vec<(String, Value)>,
-) -> Result<(), Error> {
-    let Value::Object(map) = value else {
-        return Ok(());
-    };
-    if let Some(Value::String(reference)) = map.get("$ref")
-        && let Some(target) = pointer::local_ref(reference)
-        && crosses_flattened(&target, &projector.sites)
-    {
-        let name = match hoisted.get(&target) {
-            Some(name) => name.clone(),
-            None => {
-                let name = names.fresh();
-                hoisted.insert(target.clone(), name.clone());
-                let projected = projector.project_at(&target)?;
-                new_defs.push((name.clone(), projected));
-                name
-            }
-        };
-        let new_ref = pointer::to_ref(&pointer::push(&pointer::push("", container), &name));
-        map.insert("$ref".into(), Value::String(new_ref));
-    }
-    let mut result = Ok(());
-    keywords::subschemas_mut(map, |_, child| {
-        if result.is_ok() {
-            result = rewrite(child, projector, container, names, hoisted, new_defs);
-        }
-    });
-    result
-}
-
-/// Collects the local reference targets of every `$ref` in `value`.
-fn collect_refs(value: &Value, out: &mut Vec<String>) {
-    let Value::Object(map) = value else { return };
-    if let Some(target) = map
-        .get("$ref")
-        .and_then(Value::as_str)
-        .and_then(pointer::local_ref)
-    {
-        out.push(target);
-    }
-    keywords::subschemas(map, |_, child| collect_refs(child, out));
-}
-
-/// Removes root definitions that the original referenced and the presentation no longer does.
-fn prune(root: &mut Map<String, Value>, originally_referenced: &HashSet<String>) {
-    for container in ["$defs", "definitions"] {
-        let Some(Value::Object(defs)) = root.get(container) else {
-            continue;
-        };
-        let prefix = pointer::push("", container);
-        let entry_of = |target: &str| -> Option<String> {
-            let rest = target.strip_prefix(&format!("{prefix}/"))?;
-            let token = rest.split('/').next()?;
-            Some(token.replace("~1", "/").replace("~0", "~"))
-        };
-        // References from outside the container, then transitively through reached entries.
-        let mut outside = Vec::new();
-        if let Some(target) = root
-            .get("$ref")
-            .and_then(Value::as_str)
-            .and_then(pointer::local_ref)
-        {
-            outside.push(target);
-        }
-        keywords::subschemas(root, |place, child| {
-            if place.keyword() != container {
-                collect_refs(child, &mut outside);
-            }
-        });
-        let once_referenced: HashSet<String> = originally_referenced
-            .iter()
-            .filter_map(|t| entry_of(t))
-            .collect();
-        let mut reached: HashSet<String> = HashSet::new();
-        let mut queue: VecDeque<String> = outside.iter().filter_map(|t| entry_of(t)).collect();
-        // Entries nothing referenced in the original stay (decision 4), so what they reference
-        // must stay too: they are roots of the reach as well.
-        queue.extend(
-            defs.keys()
-                .filter(|k| !once_referenced.contains(*k))
-                .cloned(),
-        );
-        // A reference to the root itself reaches everything under it.
-        if outside.iter().any(|t| t.is_empty()) {
-            queue.extend(defs.keys().cloned());
-        }
-        while let Some(name) = queue.pop_front() {
-            if !reached.insert(name.clone()) {
-                continue;
-            }
-            if let Some(def) = defs.get(&name) {
-                let mut inner = Vec::new();
-                collect_refs(def, &mut inner);
-                queue.extend(inner.iter().filter_map(|t| entry_of(t)));
-            }
-        }
-        let doomed: Vec<String> = defs
-            .keys()
-            .filter(|k| once_referenced.contains(*k) && !reached.contains(*k))
-            .cloned()
-            .collect();
-        if let Some(Value::Object(defs)) = root.get_mut(container) {
-            for k in doomed {
-                defs.shift_remove(&k);
-            }
-            if defs.is_empty() {
-                root.shift_remove(container);
-            }
-        }
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Resolution by URI: embedded resources (`$id`), `$anchor`, the draft-07 `$ref`-sibling rule.
-// ---------------------------------------------------------------------------------------------
 
 /// Keywords that make a `$ref` mean something other than a pointer from the document root.
 const URI_KEYWORDS: [&str; 4] = ["$anchor", "$dynamicAnchor", "$dynamicRef", "$recursiveRef"];
@@ -348,22 +121,34 @@ fn fragment_ref(ptr: &str) -> String {
 /// resolve is refused with its pointer. Nothing is fetched.
 pub(crate) fn normalize(document: &Value) -> Result<Option<Value>, Error> {
     let declared = Draft::of(document);
-    let id_keyword = declared.id_keyword();
     let found = detect(document, declared);
     if !found.needs || !found.has_union {
         return Ok(None);
     }
     crate::parse::check_depth(document)?;
-    let draft = declared.referencing();
-    let registry_error = |e: referencing::Error| {
-        Error::new(
-            "",
-            ErrorKind::InvalidSchema {
-                message: e.to_string(),
-            },
-        )
-    };
-    let root_uri = match document.get(id_keyword).and_then(Value::as_str) {
+    let root_uri = root_uri(document, declared.id_keyword())?;
+    let registry = build_registry(document, &root_uri, declared)?;
+    let location = locate(document);
+    let root_base = referencing::uri::from_str(&root_uri).map_err(registry_error)?;
+    let walk = walk_resources(document, registry.resolver(root_base), declared)?;
+    let mut edits = walk.edits;
+    for reference in walk.refs {
+        if let Some(edit) = rewrite_ref(reference, &walk.resources, &location)? {
+            edits.push(edit);
+        }
+    }
+    Ok(Some(apply(document, edits)))
+}
+
+/// An error of the registry (building it, or parsing a base URI), at the root.
+fn registry_error(e: referencing::Error) -> Error {
+    Error::new("", invalid(e))
+}
+
+/// The document's base URI: its root `$id` resolved against [`DEFAULT_BASE`], without an empty
+/// fragment; [`DEFAULT_BASE`] when it has none (or only a fragment).
+fn root_uri(document: &Value, id_keyword: &str) -> Result<String, Error> {
+    Ok(match document.get(id_keyword).and_then(Value::as_str) {
         Some(id) if !id.starts_with('#') => {
             let base = referencing::uri::from_str(DEFAULT_BASE).map_err(registry_error)?;
             referencing::uri::resolve_against(&base.borrow(), id)
@@ -373,15 +158,26 @@ pub(crate) fn normalize(document: &Value) -> Result<Option<Value>, Error> {
                 .to_owned()
         }
         _ => DEFAULT_BASE.to_owned(),
-    };
-    let registry = referencing::Registry::new()
+    })
+}
+
+/// The registry over the borrowed document alone: no meta-schemas, nothing fetched.
+fn build_registry<'d>(
+    document: &'d Value,
+    root_uri: &str,
+    declared: Draft,
+) -> Result<referencing::Registry<'d>, Error> {
+    referencing::Registry::new()
         .retriever(NoFetch)
         .retrieve_known_draft_meta_schemas(false)
-        .draft(draft)
-        .add(&root_uri, document)
+        .draft(declared.referencing())
+        .add(root_uri, document)
         .and_then(referencing::RegistryBuilder::prepare)
-        .map_err(registry_error)?;
-    // Where each value of the document lives.
+        .map_err(registry_error)
+}
+
+/// Where each value of the document lives: its JSON pointer, by address.
+fn locate(document: &Value) -> HashMap<usize, String> {
     let mut location: HashMap<usize, String> = HashMap::new();
     let mut stack: Vec<(&Value, String)> = vec![(document, String::new())];
     while let Some((node, ptr)) = stack.pop() {
@@ -400,13 +196,38 @@ pub(crate) fn normalize(document: &Value) -> Result<Option<Value>, Error> {
         }
         location.insert(std::ptr::from_ref(node) as usize, ptr);
     }
-    let root_base = referencing::uri::from_str(&root_uri).map_err(registry_error)?;
-    let root_resolver = registry.resolver(root_base);
-    // First pass: the resources the document itself holds (their base URIs).
-    let mut resources: HashSet<String> = HashSet::new();
-    let mut edits: Vec<(String, Edit)> = Vec::new();
-    let mut stack = vec![(document, String::new(), root_resolver.clone(), draft)];
-    let mut refs = Vec::new();
+    location
+}
+
+/// What the walk over the document's resources found.
+struct Walk<'r> {
+    /// The base URIs of the resources the document itself holds, without fragment.
+    resources: HashSet<String>,
+    /// The identifier keywords to strip.
+    edits: Vec<(String, Edit)>,
+    /// Each `$ref`: its schema object's pointer, the reference, and the resolver in scope there.
+    refs: Vec<(String, String, referencing::Resolver<'r>)>,
+}
+
+/// Walks the schema objects the draft in scope reads, each with the resolver of its resource:
+/// records the resources, the identifiers to strip and the references; refuses dynamic ones.
+fn walk_resources<'r>(
+    document: &Value,
+    root_resolver: referencing::Resolver<'r>,
+    declared: Draft,
+) -> Result<Walk<'r>, Error> {
+    let id_keyword = declared.id_keyword();
+    let mut walk = Walk {
+        resources: HashSet::new(),
+        edits: Vec::new(),
+        refs: Vec::new(),
+    };
+    let mut stack = vec![(
+        document,
+        String::new(),
+        root_resolver,
+        declared.referencing(),
+    )];
     while let Some((node, ptr, resolver, draft)) = stack.pop() {
         let Value::Object(map) = node else { continue };
         let draft = if map.contains_key(id_keyword) {
@@ -417,38 +238,22 @@ pub(crate) fn normalize(document: &Value) -> Result<Option<Value>, Error> {
         let resolver = resolver
             .in_subresource(draft.create_resource_ref(node))
             .map_err(|e| Error::new(pointer::push(&ptr, id_keyword), invalid(e)))?;
-        resources.insert(without_fragment(resolver.base_uri().as_str()).to_owned());
-        let is_root = ptr.is_empty();
-        let strip: Vec<&'static str> = [id_keyword, "$anchor", "$dynamicAnchor"]
-            .into_iter()
-            .filter(|k| {
-                map.get(*k)
-                    .and_then(Value::as_str)
-                    .is_some_and(|v| !is_root || *k != id_keyword || v.starts_with('#'))
-            })
-            .collect();
+        walk.resources
+            .insert(without_fragment(resolver.base_uri().as_str()).to_owned());
+        let strip = identifiers_to_strip(map, ptr.is_empty(), id_keyword);
         if !strip.is_empty() {
-            edits.push((ptr.clone(), Edit::Strip(strip)));
+            walk.edits.push((ptr.clone(), Edit::Strip(strip)));
         }
-        for keyword in ["$dynamicRef", "$recursiveRef"] {
-            if let Some(reference) = map.get(keyword).and_then(Value::as_str) {
-                return Err(Error::new(
-                    pointer::push(&ptr, keyword),
-                    ErrorKind::UnsupportedRef {
-                        keyword: keyword.to_owned(),
-                        reference: reference.to_owned(),
-                    },
-                ));
-            }
-        }
+        refuse_dynamic(map, &ptr)?;
+        let reading = Draft::from_referencing(draft);
         if let Some(Value::String(reference)) = map.get("$ref") {
-            refs.push((ptr.clone(), reference.clone(), resolver.clone()));
-            if Draft::from_referencing(draft).ref_overrides_siblings() {
+            walk.refs
+                .push((ptr.clone(), reference.clone(), resolver.clone()));
+            if reading.ref_overrides_siblings() {
                 // Draft-07: the siblings of `$ref` are ignored, so are references inside them.
                 continue;
             }
         }
-        let reading = Draft::from_referencing(draft);
         keywords::subschemas(map, |place, child| {
             if !reading.knows(place.keyword()) {
                 return;
@@ -458,36 +263,78 @@ pub(crate) fn normalize(document: &Value) -> Result<Option<Value>, Error> {
             stack.push((child, child_ptr, resolver.clone(), draft));
         });
     }
-    // Second pass: each reference to its target.
-    for (ptr, reference, resolver) in refs {
-        let at = pointer::push(&ptr, "$ref");
-        let unresolvable = || {
-            Error::new(
-                at.clone(),
-                ErrorKind::UnresolvableRef {
-                    reference: reference.clone(),
+    Ok(walk)
+}
+
+/// The identifier keywords of a schema object that only served resolution: its anchors, and its
+/// `$id` unless it is the root's own base URI (a root fragment `$id` goes too).
+fn identifiers_to_strip(
+    map: &Map<String, Value>,
+    is_root: bool,
+    id_keyword: &'static str,
+) -> Vec<&'static str> {
+    [id_keyword, "$anchor", "$dynamicAnchor"]
+        .into_iter()
+        .filter(|k| {
+            map.get(*k)
+                .and_then(Value::as_str)
+                .is_some_and(|v| !is_root || *k != id_keyword || v.starts_with('#'))
+        })
+        .collect()
+}
+
+/// Refuses a `$dynamicRef` or `$recursiveRef` (SPEC §6 decision 16), at its pointer.
+fn refuse_dynamic(map: &Map<String, Value>, ptr: &str) -> Result<(), Error> {
+    for keyword in ["$dynamicRef", "$recursiveRef"] {
+        if let Some(reference) = map.get(keyword).and_then(Value::as_str) {
+            return Err(Error::new(
+                pointer::push(ptr, keyword),
+                ErrorKind::UnsupportedRef {
+                    keyword: keyword.to_owned(),
+                    reference: reference.to_owned(),
                 },
-            )
-        };
-        let absolute = resolver
-            .resolve_uri(&resolver.base_uri().borrow(), &reference)
-            .map_err(|_| unresolvable())?;
-        let new_ref = if resources.contains(without_fragment(absolute.as_str())) {
-            let resolved = resolver.lookup(&reference).map_err(|_| unresolvable())?;
-            let target = location
-                .get(&(std::ptr::from_ref(resolved.contents()) as usize))
-                .ok_or_else(unresolvable)?;
-            fragment_ref(target)
-        } else if absolute.as_str().starts_with(DEFAULT_BASE) {
-            // A relative remote reference with no base to resolve it against: as written.
-            reference.clone()
-        } else {
-            absolute.as_str().to_owned()
-        };
-        if new_ref != reference {
-            edits.push((ptr, Edit::Ref(new_ref)));
+            ));
         }
     }
+    Ok(())
+}
+
+/// The rewrite of one reference, if it changes: a target inside the document becomes its pointer
+/// from the root, a remote one its absolute URI (a relative one with no base stays as written).
+fn rewrite_ref(
+    (ptr, reference, resolver): (String, String, referencing::Resolver<'_>),
+    resources: &HashSet<String>,
+    location: &HashMap<usize, String>,
+) -> Result<Option<(String, Edit)>, Error> {
+    let at = pointer::push(&ptr, "$ref");
+    let unresolvable = || {
+        Error::new(
+            at.clone(),
+            ErrorKind::UnresolvableRef {
+                reference: reference.clone(),
+            },
+        )
+    };
+    let absolute = resolver
+        .resolve_uri(&resolver.base_uri().borrow(), &reference)
+        .map_err(|_| unresolvable())?;
+    let new_ref = if resources.contains(without_fragment(absolute.as_str())) {
+        let resolved = resolver.lookup(&reference).map_err(|_| unresolvable())?;
+        let target = location
+            .get(&(std::ptr::from_ref(resolved.contents()) as usize))
+            .ok_or_else(unresolvable)?;
+        fragment_ref(target)
+    } else if absolute.as_str().starts_with(DEFAULT_BASE) {
+        // A relative remote reference with no base to resolve it against: as written.
+        reference.clone()
+    } else {
+        absolute.as_str().to_owned()
+    };
+    Ok((new_ref != reference).then_some((ptr, Edit::Ref(new_ref))))
+}
+
+/// A copy of the document with the edits made.
+fn apply(document: &Value, edits: Vec<(String, Edit)>) -> Value {
     let mut out = document.clone();
     for (ptr, edit) in edits {
         let Some(Value::Object(map)) = out.pointer_mut(&ptr) else {
@@ -504,7 +351,7 @@ pub(crate) fn normalize(document: &Value) -> Result<Option<Value>, Error> {
             }
         }
     }
-    Ok(Some(out))
+    out
 }
 
 enum Edit {

@@ -130,7 +130,7 @@ fn runtime_names_branch_when_only_the_union_node_rejects() {
 }
 
 /// A definition the join hoists (`flatjoin_ref_N`) must not overwrite an author's `$defs` entry
-/// of the same name: values that use the author's definition stay accepted (issue 9).
+/// of the same name: values that use the author's definition stay accepted (SPEC §6 decision 3).
 #[test]
 fn hoisted_name_does_not_overwrite_author_def() {
     let original = json!({
@@ -162,7 +162,7 @@ fn hoisted_name_does_not_overwrite_author_def() {
 }
 
 /// A `#/…` reference inside an embedded resource (`$id`) resolves against that resource, and an
-/// `$anchor` reference is followed: the schema is flattened, not refused (issue 9).
+/// `$anchor` reference is followed: the schema is flattened, not refused (SPEC §6 decision 15).
 #[test]
 fn embedded_resource_and_anchor_refs_resolve() {
     let original = json!({
@@ -221,7 +221,7 @@ fn dynamic_ref_is_refused_with_its_pointer() {
 }
 
 /// `Runtime` follows the declared draft: under 2020-12 `format` is an annotation (the verdict of
-/// plain validation); asserting formats is an explicit option (issue 9).
+/// plain validation); asserting formats is an explicit option (SPEC §6 decision 13).
 #[test]
 fn runtime_format_follows_the_draft_unless_asserted() {
     let original = json!({"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "string", "format": "email"});

@@ -1,0 +1,414 @@
+//! Assembling one flat object from a union's projected parts (SPEC §2.1–§2.8), for both
+//! front-ends of the projection: fold each branch, count what every branch requires, index every
+//! property definition once, join each property (`join`), then write the object's keywords in
+//! their order.
+
+use serde_json::{Map, Value};
+
+use super::Projector;
+use crate::OpenBranches;
+use crate::diagnostics::FlattenedSite;
+use crate::draft::Draft;
+use crate::fasthash::{FastMap, FastSet};
+use crate::identify::{self, Part, PartView, Union};
+use crate::join::{self, Definition, UnionContext};
+use crate::keywords;
+
+/// A union's projected pieces, from either front-end, for [`Projector::assemble`].
+pub(super) struct UnionInput {
+    pub keyword: &'static str,
+    pub siblings: Map<String, Value>,
+    /// Per branch, per part: the projected part (`None` for the siblings part).
+    pub projected: Vec<Vec<Option<Value>>>,
+    /// The union node's keywords kept before `type` and after the object keywords.
+    pub before: Vec<(String, Value)>,
+    pub after: Vec<(String, Value)>,
+    /// The union node's projected definitions containers.
+    pub defs: Vec<(String, Map<String, Value>)>,
+}
+
+impl Projector<'_> {
+    /// Builds the flat object from the projected parts of every branch (SPEC §2.1–§2.8).
+    pub(super) fn assemble(&mut self, ptr: &str, union: Union, input: UnionInput) -> Value {
+        let UnionInput {
+            keyword,
+            siblings,
+            mut projected,
+            before,
+            after,
+            defs,
+        } = input;
+        let n = union.branches.len();
+        let d = union.discriminator.as_str();
+        let permissive = self.options.open_branches == OpenBranches::Permissive;
+        let draft = Draft::of(self.document);
+        let branches = fold_branches(&union, &projected, &siblings, draft, permissive);
+        let literals: Vec<Vec<Value>> = union.branches.iter().map(|b| b.literals.clone()).collect();
+        let ctx = UnionContext {
+            discriminator: d,
+            literals: &literals,
+            document: self.document,
+            draft,
+            faults: self.faults,
+        };
+        let required = count_required(&branches);
+        let index = index_definitions(&branches, &mut projected, &siblings, d);
+        let properties = join_properties(&ctx, &branches, index, &required, permissive);
+        let required = self.required_keyword(d, &required, n);
+        let closed = self.all_closed(&branches);
+        let mut out = Map::new();
+        out.extend(before);
+        out.insert("type".into(), Value::String("object".into()));
+        out.insert("properties".into(), Value::Object(properties));
+        out.insert("required".into(), Value::Array(required));
+        if closed {
+            out.insert("additionalProperties".into(), Value::Bool(false));
+        } else if self.facts.uses_unevaluated {
+            out.insert("additionalProperties".into(), Value::Bool(true));
+        }
+        out.extend(after);
+        out.extend(
+            defs.into_iter()
+                .map(|(c, entries)| (c, Value::Object(entries))),
+        );
+        self.record(ptr, d, n, keyword);
+        Value::Object(out)
+    }
+
+    /// The flat `required` (SPEC §2.4): the discriminator, then every name all branches require,
+    /// in first-appearance order.
+    fn required_keyword(&self, d: &str, required: &Required<'_>, n: usize) -> Vec<Value> {
+        #[cfg(feature = "fault-injection")]
+        let union_required = super::fault_is(self.options, crate::fault::Fault::RequiredUnion);
+        #[cfg(not(feature = "fault-injection"))]
+        let union_required = false;
+        let mut out: Vec<Value> = vec![Value::String(d.to_owned())];
+        for name in &required.order {
+            if *name != d && (union_required || required.count.get(name) == Some(&n)) {
+                out.push(Value::String((*name).to_owned()));
+            }
+        }
+        out
+    }
+
+    /// Whether the flat object is closed (SPEC §2.5): every branch is.
+    fn all_closed(&self, branches: &[BranchFacts]) -> bool {
+        let all_closed = branches.iter().all(|f| f.closed);
+        #[cfg(feature = "fault-injection")]
+        let all_closed =
+            all_closed || super::fault_is(self.options, crate::fault::Fault::AlwaysClosed);
+        all_closed
+    }
+
+    /// Records a flattened site: in the diagnostics, and for the repair of references into it.
+    fn record(&mut self, ptr: &str, d: &str, n: usize, keyword: &'static str) {
+        self.diagnostics.record_flattened(FlattenedSite {
+            pointer: ptr.to_owned(),
+            discriminator: d.to_owned(),
+            branches: n,
+        });
+        self.sites.push((ptr.to_owned(), keyword));
+    }
+}
+
+/// What the join needs of one folded branch, owned.
+struct BranchFacts {
+    /// Property names in order, with the parts that define each.
+    properties: Vec<(String, Vec<usize>)>,
+    /// Required names in order (the flat `required` keeps this order)…
+    required_list: Vec<String>,
+    /// …and as a set.
+    required: FastSet<String>,
+    closed: bool,
+    /// Per part: its `patternProperties` and typed `additionalProperties` (permissive only).
+    catch_all: Vec<CatchAll>,
+    description: Option<String>,
+}
+
+/// Folds each projected branch (`identify::fold`), keeping only owned facts so the definitions
+/// can then be moved out of the projected parts instead of copied.
+fn fold_branches(
+    union: &Union,
+    projected: &[Vec<Option<Value>>],
+    siblings: &Map<String, Value>,
+    draft: Draft,
+    permissive: bool,
+) -> Vec<BranchFacts> {
+    let empty = Map::new();
+    union
+        .branches
+        .iter()
+        .zip(projected)
+        .map(|(branch, values)| {
+            let views = part_views(&branch.parts, values, siblings, &empty);
+            branch_facts(&views, draft, permissive)
+        })
+        .collect()
+}
+
+/// A branch's parts as maps: the union node's siblings, each projected object part, and a `false`
+/// part as the empty map (it declares nothing; `fold` reads it as accepting nothing).
+fn part_views<'v>(
+    parts: &[Part],
+    values: &'v [Option<Value>],
+    siblings: &'v Map<String, Value>,
+    empty: &'v Map<String, Value>,
+) -> Vec<PartView<'v>> {
+    parts
+        .iter()
+        .zip(values)
+        .enumerate()
+        .filter_map(|(origin, (part, value))| match (part, value) {
+            (Part::Siblings, _) => Some(PartView {
+                map: siblings,
+                siblings: true,
+                origin,
+            }),
+            (_, Some(Value::Object(m))) => Some(PartView {
+                map: m,
+                siblings: false,
+                origin,
+            }),
+            (_, Some(Value::Bool(false))) => Some(PartView {
+                map: empty,
+                siblings: false,
+                origin,
+            }),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Folds one branch's parts and keeps what the join needs of it.
+fn branch_facts(views: &[PartView<'_>], draft: Draft, permissive: bool) -> BranchFacts {
+    let folded = identify::fold(views, draft);
+    BranchFacts {
+        properties: folded
+            .properties
+            .iter()
+            .map(|(name, defs)| ((*name).to_owned(), defs.iter().map(|(o, _)| *o).collect()))
+            .collect(),
+        required_list: folded.required.iter().map(|r| (*r).to_owned()).collect(),
+        required: folded.required.iter().map(|r| (*r).to_owned()).collect(),
+        closed: folded.closed,
+        catch_all: if permissive && !folded.closed {
+            catch_all(views)
+        } else {
+            Vec::new()
+        },
+        description: views.iter().filter(|v| !v.siblings).find_map(|v| {
+            keywords::get(v.map, "description")?
+                .as_str()
+                .map(str::to_owned)
+        }),
+    }
+}
+
+/// How many branches require each name, and the names in first-appearance order.
+struct Required<'b> {
+    count: FastMap<&'b str, usize>,
+    order: Vec<&'b str>,
+}
+
+fn count_required(branches: &[BranchFacts]) -> Required<'_> {
+    let mut required = Required {
+        count: FastMap::default(),
+        order: Vec::new(),
+    };
+    for f in branches {
+        for name in &f.required_list {
+            let c = required.count.entry(name.as_str()).or_insert(0);
+            if *c == 0 {
+                required.order.push(name);
+            }
+            *c += 1;
+        }
+    }
+    required
+}
+
+/// Every property definition, indexed once by name: the names in first-appearance order, the
+/// discriminator first (SPEC §2.2), each with its definitions in branch order.
+struct Index {
+    order: Vec<String>,
+    by_name: FastMap<String, Vec<Definition>>,
+}
+
+/// Indexes every branch's property definitions, moving each out of its projected part (a
+/// sibling's is copied: the siblings are shared by every branch).
+fn index_definitions(
+    branches: &[BranchFacts],
+    projected: &mut [Vec<Option<Value>>],
+    siblings: &Map<String, Value>,
+    d: &str,
+) -> Index {
+    let mut index = Index {
+        order: vec![d.to_owned()],
+        by_name: FastMap::default(),
+    };
+    for (b, f) in branches.iter().enumerate() {
+        for (name, origins) in &f.properties {
+            let schemas: Vec<Value> = origins
+                .iter()
+                .map(|&o| match &mut projected[b][o] {
+                    Some(Value::Object(part)) => take_property(part, name),
+                    _ => sibling_property(siblings, name),
+                })
+                .collect();
+            let definition = Definition {
+                branch: b,
+                schema: merge_definitions(schemas),
+                required: f.required.contains(name),
+            };
+            match index.by_name.get_mut(name) {
+                Some(defs) => defs.push(definition),
+                None => {
+                    if name != d {
+                        index.order.push(name.clone());
+                    }
+                    index.by_name.insert(name.clone(), vec![definition]);
+                }
+            }
+        }
+    }
+    index
+}
+
+/// Joins every property of the flat object, in order: the discriminator (SPEC §2.3), then each
+/// other name (§3), with what open branches that do not declare it accept under the permissive
+/// reading (§2.8).
+fn join_properties(
+    ctx: &UnionContext<'_>,
+    branches: &[BranchFacts],
+    mut index: Index,
+    required: &Required<'_>,
+    permissive: bool,
+) -> Map<String, Value> {
+    let n = branches.len();
+    let d = ctx.discriminator;
+    let open: Vec<usize> = (0..n).filter(|&i| !branches[i].closed).collect();
+    let mut properties = Map::with_capacity(index.order.len());
+    for name in &index.order {
+        let definitions = index.by_name.remove(name).unwrap_or_default();
+        let joined = if name == d {
+            let texts = branches
+                .iter()
+                .enumerate()
+                .map(|(i, b)| (i, b.description.clone()))
+                .collect();
+            join::join_discriminator(ctx, definitions, texts)
+        } else {
+            let extra = if permissive {
+                undeclared_in_open(branches, &open, &definitions, name)
+            } else {
+                Vec::new()
+            };
+            let required_by_all = required.count.get(name.as_str()) == Some(&n);
+            join::join_property(ctx, definitions, extra, required_by_all, n)
+        };
+        properties.insert(name.clone(), joined);
+    }
+    properties
+}
+
+/// What each open branch that does not declare `name` accepts under it (permissive reading),
+/// stopping at the first that accepts anything (`{}`: nothing after it can loosen more).
+fn undeclared_in_open(
+    branches: &[BranchFacts],
+    open: &[usize],
+    definitions: &[Definition],
+    name: &str,
+) -> Vec<Value> {
+    let declaring: FastSet<usize> = definitions.iter().map(|d| d.branch).collect();
+    let mut extra = Vec::new();
+    for &b in open {
+        if !declaring.contains(&b) {
+            extra.push(undeclared(&branches[b].catch_all, name));
+            if extra.last() == Some(&Value::Object(Map::new())) {
+                break;
+            }
+        }
+    }
+    extra
+}
+
+/// What one part of an open branch says about undeclared keys.
+struct CatchAll {
+    patterns: Vec<(String, Value)>,
+    additional: Option<Value>,
+}
+
+fn catch_all(views: &[PartView<'_>]) -> Vec<CatchAll> {
+    views
+        .iter()
+        .map(|v| CatchAll {
+            patterns: match keywords::get(v.map, "patternProperties") {
+                Some(Value::Object(p)) => p.iter().map(|(k, s)| (k.clone(), s.clone())).collect(),
+                _ => Vec::new(),
+            },
+            additional: keywords::get(v.map, "additionalProperties").cloned(),
+        })
+        .collect()
+}
+
+/// Moves a property's schema out of a projected part (the part is not used again).
+fn take_property(part: &mut Map<String, Value>, name: &str) -> Value {
+    part.get_mut("properties")
+        .and_then(|p| p.get_mut(name))
+        .map_or(Value::Bool(true), Value::take)
+}
+
+/// A copy of a sibling property (siblings are shared by every branch).
+fn sibling_property(siblings: &Map<String, Value>, name: &str) -> Value {
+    siblings
+        .get("properties")
+        .and_then(|p| p.get(name))
+        .cloned()
+        .unwrap_or(Value::Bool(true))
+}
+
+/// One branch's definition of a property: the single definition, or `allOf` of the parts'
+/// definitions when several parts define it (a sibling and the branch).
+fn merge_definitions(mut defs: Vec<Value>) -> Value {
+    if defs.len() == 1 {
+        return defs.pop().unwrap_or(Value::Bool(true));
+    }
+    let mut m = Map::new();
+    m.insert("allOf".into(), Value::Array(defs));
+    Value::Object(m)
+}
+
+/// What an open branch accepts under the undeclared key `name` (SPEC §2.8, permissive): `{}`, or
+/// the `allOf` of each part's constraint (matching `patternProperties`, else a typed
+/// `additionalProperties`).
+fn undeclared(parts: &[CatchAll], name: &str) -> Value {
+    let mut constraints: Vec<Value> = Vec::new();
+    for part in parts {
+        let mut matched = false;
+        for (pattern, schema) in &part.patterns {
+            // A pattern the `regex` crate cannot compile is taken to match: adding an
+            // alternative only loosens.
+            if regex::Regex::new(pattern).map_or(true, |re| re.is_match(name)) {
+                constraints.push(schema.clone());
+                matched = true;
+            }
+        }
+        if matched {
+            continue;
+        }
+        match &part.additional {
+            Some(Value::Object(schema)) => constraints.push(Value::Object(schema.clone())),
+            Some(Value::Bool(false)) => return Value::Bool(false),
+            _ => {}
+        }
+    }
+    match constraints.len() {
+        0 => Value::Object(Map::new()),
+        1 => constraints.pop().unwrap_or(Value::Bool(true)),
+        _ => {
+            let mut m = Map::new();
+            m.insert("allOf".into(), Value::Array(constraints));
+            Value::Object(m)
+        }
+    }
+}

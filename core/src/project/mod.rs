@@ -1,0 +1,292 @@
+//! The one bottom-up projection pass (SPEC §2): children first, then each discriminated union is
+//! joined from its already projected branches into one flat object. This module holds the
+//! [`Projector`] and its borrowing front-end (`flatten`, and any document with a local `$ref`);
+//! `owned` is the owning front-end, `assemble` builds the flat object for both, and `repair`
+//! keeps references valid afterwards (it projects the targets it hoists through the
+//! [`Projector`]).
+
+mod assemble;
+mod owned;
+mod repair;
+
+use std::collections::{HashMap, HashSet};
+
+use serde_json::{Map, Value};
+
+use crate::diagnostics::{Diagnostics, SkipReason, SkippedSite};
+use crate::error::Error;
+use crate::identify::{self, Identified, Part, Union};
+use crate::join::JoinFaults;
+use crate::keywords;
+use crate::pointer;
+use crate::polarity::{self, Frozen};
+use crate::wellformed::{self, Facts};
+use crate::{Flattened, Options, Scope};
+use assemble::UnionInput;
+pub(crate) use owned::run_owned;
+
+/// Keywords of a union node that stay on its flat object, in this order, before `type`.
+const KEPT_BEFORE: &[&str] = &[
+    "$schema",
+    "$id",
+    "id",
+    "$anchor",
+    "$dynamicAnchor",
+    "$comment",
+    "title",
+    "description",
+];
+/// Annotations of a union node kept after the object keywords.
+const KEPT_AFTER: &[&str] = &["examples", "default", "deprecated", "readOnly", "writeOnly"];
+/// The sibling object keywords of a union that fold into every branch.
+const SIBLING_KEYWORDS: &[&str] = &[
+    "type",
+    "properties",
+    "required",
+    "additionalProperties",
+    "unevaluatedProperties",
+    "patternProperties",
+];
+
+/// Flattens a borrowed document (`flatten`).
+pub(crate) fn run(schema: &Value, options: &Options) -> Result<Flattened, Error> {
+    let facts = wellformed::check(schema)?;
+    if facts.union_sites.is_empty() {
+        return Ok(Flattened {
+            schema: schema.clone(),
+            diagnostics: Diagnostics::default(),
+        });
+    }
+    project_document(schema, options, facts)
+}
+
+/// The borrowing projection of a document with at least one union site, then the repair of its
+/// references.
+fn project_document(schema: &Value, options: &Options, facts: Facts) -> Result<Flattened, Error> {
+    let frozen = if options.scope == Scope::All {
+        polarity::frozen(schema, facts.draft, &facts.union_sites, None)
+    } else {
+        Frozen::default()
+    };
+    let mut projector = Projector {
+        document: schema,
+        options,
+        faults: faults(options),
+        facts,
+        frozen,
+        memo: HashMap::new(),
+        in_progress: HashSet::new(),
+        diagnostics: Diagnostics::default(),
+        sites: Vec::new(),
+    };
+    let mut ptr = String::new();
+    let mut out = projector.project(schema, &mut ptr)?;
+    repair::repair(&mut out, &mut projector)?;
+    Ok(Flattened {
+        schema: out,
+        diagnostics: projector.diagnostics,
+    })
+}
+
+#[cfg(feature = "fault-injection")]
+fn faults(options: &Options) -> JoinFaults {
+    use crate::fault::Fault;
+    let on = |f: Fault| options.fault == Some(f);
+    JoinFaults {
+        first_wins: on(Fault::FirstWins),
+        legacy_widen: on(Fault::LegacyWiden),
+        no_dedup: on(Fault::NoDedup),
+        annotation_names: on(Fault::AnnotationNames),
+        enum_first_branch: on(Fault::EnumFirstBranch),
+        widen: crate::widen::WidenFaults {
+            drop_null: on(Fault::DropNull),
+            tightest_bound: on(Fault::TightestBound),
+        },
+    }
+}
+
+#[cfg(not(feature = "fault-injection"))]
+fn faults(_: &Options) -> JoinFaults {
+    JoinFaults::default()
+}
+
+#[cfg(feature = "fault-injection")]
+fn fault_is(options: &Options, fault: crate::fault::Fault) -> bool {
+    options.fault == Some(fault)
+}
+
+/// State of one projection.
+struct Projector<'a> {
+    document: &'a Value,
+    options: &'a Options,
+    faults: JoinFaults,
+    facts: Facts,
+    /// Union sites left as they are (SPEC §6 decision 37), and identifications made on the way.
+    frozen: Frozen,
+    /// Projections of `$ref` targets and branch parts, by pointer.
+    memo: HashMap<String, Value>,
+    /// Pointers whose projection is under way (a reference back to one gets the original).
+    in_progress: HashSet<String>,
+    diagnostics: Diagnostics,
+    /// Flattened union sites: the union node's pointer and its union keyword.
+    sites: Vec<(String, &'static str)>,
+}
+
+impl Projector<'_> {
+    /// Projects `node`, found at the pointer held in `ptr`. `ptr` is one buffer reused for the
+    /// whole walk (children append their tokens and truncate them afterwards), so the walk
+    /// allocates no pointers except where a union site or a `$ref` target needs one.
+    pub(crate) fn project(&mut self, node: &Value, ptr: &mut String) -> Result<Value, Error> {
+        if self.facts.ref_targets.is_empty() || !self.facts.ref_targets.contains(ptr.as_str()) {
+            return self.project_uncached(node, ptr);
+        }
+        if let Some(v) = self.memo.get(ptr.as_str()) {
+            return Ok(v.clone());
+        }
+        if self.in_progress.contains(ptr.as_str()) {
+            return Ok(node.clone());
+        }
+        let key = ptr.clone();
+        self.in_progress.insert(key.clone());
+        let result = self.project_uncached(node, ptr);
+        self.in_progress.remove(&key);
+        let v = result?;
+        self.memo.insert(key, v.clone());
+        Ok(v)
+    }
+
+    /// Projects the node found at `target` in the original document. `$ref` targets are
+    /// memoized; a node whose projection is under way comes back as the original (sound: it is
+    /// only less loose).
+    pub(crate) fn project_at(&mut self, target: &str) -> Result<Value, Error> {
+        let document = self.document;
+        let Some(node) = pointer::get(document, target) else {
+            return Ok(Value::Bool(true));
+        };
+        let mut buf = target.to_owned();
+        if self.facts.ref_targets.contains(target) {
+            return self.project(node, &mut buf);
+        }
+        if self.in_progress.contains(target) {
+            return Ok(node.clone());
+        }
+        self.in_progress.insert(buf.clone());
+        let result = self.project_uncached(node, &mut buf);
+        self.in_progress.remove(target);
+        result
+    }
+
+    fn project_uncached(&mut self, node: &Value, ptr: &mut String) -> Result<Value, Error> {
+        let Value::Object(map) = node else {
+            return Ok(node.clone());
+        };
+        let in_scope = self.options.scope == Scope::All || ptr.is_empty();
+        if in_scope && (keywords::has(map, "oneOf") || keywords::has(map, "anyOf")) {
+            let identified = self
+                .frozen
+                .identified
+                .remove(ptr.as_str())
+                .unwrap_or_else(|| identify::identify(map, ptr, self.document));
+            let identified = match identified {
+                Identified::Union(_) if self.frozen.sites.contains(ptr.as_str()) => {
+                    Identified::NotUnion(Some(SkipReason::Frozen))
+                }
+                other => other,
+            };
+            match identified {
+                Identified::Union(union) => {
+                    let here = ptr.clone();
+                    return self.flatten_union(map, &here, union);
+                }
+                Identified::NotUnion(Some(reason)) => {
+                    self.diagnostics.record_skipped(SkippedSite {
+                        pointer: ptr.clone(),
+                        reason,
+                    });
+                }
+                Identified::NotUnion(None) => {}
+            }
+        }
+        let draft = self.facts.draft;
+        let mapped = keywords::map_subschemas(map, |place, child| {
+            if !draft.knows(place.keyword()) {
+                return Ok(child.clone());
+            }
+            let len = ptr.len();
+            place.push_onto(ptr);
+            let result = self.project(child, ptr);
+            ptr.truncate(len);
+            result
+        })?;
+        Ok(Value::Object(mapped))
+    }
+
+    /// Joins an identified union into one flat object (SPEC §2), reading the original.
+    fn flatten_union(
+        &mut self,
+        node: &Map<String, Value>,
+        ptr: &str,
+        union: Union,
+    ) -> Result<Value, Error> {
+        let keyword: &'static str = if node.contains_key("oneOf") {
+            "oneOf"
+        } else {
+            "anyOf"
+        };
+        // The union node's sibling object keywords, projected where they hold schemas.
+        let sibling_source: Map<String, Value> = node
+            .iter()
+            .filter(|(k, _)| SIBLING_KEYWORDS.contains(&k.as_str()))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        let mut buf = ptr.to_owned();
+        let siblings = keywords::map_subschemas(&sibling_source, |place, child| {
+            let len = buf.len();
+            place.push_onto(&mut buf);
+            let result = self.project(child, &mut buf);
+            buf.truncate(len);
+            result
+        })?;
+        // Each branch's parts, projected (reverse order, so nested parts are memoized first).
+        let mut projected: Vec<Vec<Option<Value>>> = Vec::with_capacity(union.branches.len());
+        for branch in &union.branches {
+            let mut values = vec![None; branch.parts.len()];
+            for (i, part) in branch.parts.iter().enumerate().rev() {
+                if let Part::Node(p) = part {
+                    values[i] = Some(self.project_at(p)?);
+                }
+            }
+            projected.push(values);
+        }
+        let kept = |keys: &[&str]| -> Vec<(String, Value)> {
+            keys.iter()
+                .filter_map(|k| node.get(*k).map(|v| ((*k).to_owned(), v.clone())))
+                .collect()
+        };
+        let (before, after) = (kept(KEPT_BEFORE), kept(KEPT_AFTER));
+        let mut defs = Vec::new();
+        for container in ["$defs", "definitions"] {
+            if let Some(Value::Object(entries)) = node.get(container) {
+                let mut buf = pointer::push(ptr, container);
+                let mut projected_defs = Map::with_capacity(entries.len());
+                for (name, def) in entries {
+                    let len = buf.len();
+                    pointer::push_into(&mut buf, name);
+                    let v = self.project(def, &mut buf)?;
+                    buf.truncate(len);
+                    projected_defs.insert(name.clone(), v);
+                }
+                defs.push((container.to_owned(), projected_defs));
+            }
+        }
+        let input = UnionInput {
+            keyword,
+            siblings,
+            projected,
+            before,
+            after,
+            defs,
+        };
+        Ok(self.assemble(ptr, union, input))
+    }
+}

@@ -1,0 +1,230 @@
+//! The owning front-end of the projection (`flatten_owned` on a document without `$ref`): every
+//! union site is identified on the original first, then the original is given up and projected in
+//! place; branches, siblings and definitions are moved into the flat object instead of copied.
+
+use std::collections::{HashMap, HashSet};
+
+use serde_json::{Map, Value};
+
+use super::assemble::UnionInput;
+use super::{KEPT_AFTER, KEPT_BEFORE, Projector, SIBLING_KEYWORDS, faults, project_document};
+use crate::diagnostics::{Diagnostics, SkipReason, SkippedSite};
+use crate::error::Error;
+use crate::identify::{self, Identified, Part, Union};
+use crate::keywords;
+use crate::pointer;
+use crate::polarity::{self, Frozen};
+use crate::wellformed::{self, Facts};
+use crate::{Flattened, Options, Scope};
+
+/// Flattens a document this pass owns. A document with a local `$ref` needs the original beside
+/// the projection and takes the borrowing path ([`project_document`]).
+pub(crate) fn run_owned(schema: Value, options: &Options) -> Result<Flattened, Error> {
+    let facts = wellformed::check(&schema)?;
+    if facts.union_sites.is_empty() {
+        return Ok(Flattened {
+            schema,
+            diagnostics: Diagnostics::default(),
+        });
+    }
+    if !facts.ref_targets.is_empty() {
+        // References need the original beside the projection; take the borrowing path.
+        return project_document(&schema, options, facts);
+    }
+    // Identify every union site on the original, then give it up and project in place, moving
+    // instead of copying. Without `$ref`, kinds and drafts need only `$schema`.
+    let mut sites = identify_sites(&schema, &facts, options);
+    let context = draft_context(&schema);
+    let frozen = freeze_owned(&schema, &facts, options, &mut sites);
+    let mut projector = Projector {
+        document: &context,
+        options,
+        faults: faults(options),
+        facts,
+        frozen,
+        memo: HashMap::new(),
+        in_progress: HashSet::new(),
+        diagnostics: Diagnostics::default(),
+        sites: Vec::new(),
+    };
+    let mut ptr = String::new();
+    let out = projector.project_owned(schema, &mut ptr, &mut sites)?;
+    Ok(Flattened {
+        schema: out,
+        diagnostics: projector.diagnostics,
+    })
+}
+
+/// The identification of every union site in scope, made on the original before it is given up.
+fn identify_sites(schema: &Value, facts: &Facts, options: &Options) -> HashMap<String, Identified> {
+    let mut sites = HashMap::new();
+    for site in &facts.union_sites {
+        if options.scope == Scope::Root && !site.is_empty() {
+            continue;
+        }
+        if let Some(Value::Object(map)) = pointer::get(schema, site) {
+            sites.insert(site.clone(), identify::identify(map, site, schema));
+        }
+    }
+    sites
+}
+
+/// What the projection reads of the document once it is given up: its `$schema` only (without
+/// `$ref`, kinds and the draft need nothing else).
+fn draft_context(schema: &Value) -> Value {
+    match schema.get("$schema") {
+        Some(s) => {
+            let mut m = Map::new();
+            m.insert("$schema".into(), s.clone());
+            Value::Object(m)
+        }
+        None => Value::Null,
+    }
+}
+
+/// The owning path's frozen sites (SPEC §6 decision 37), from the identifications it made
+/// first: a frozen discriminated union becomes a near miss with [`SkipReason::Frozen`].
+fn freeze_owned(
+    schema: &Value,
+    facts: &Facts,
+    options: &Options,
+    sites: &mut HashMap<String, Identified>,
+) -> Frozen {
+    if options.scope != Scope::All {
+        return Frozen::default();
+    }
+    let frozen = polarity::frozen(schema, facts.draft, &facts.union_sites, Some(sites));
+    for site in &frozen.sites {
+        if let Some(id @ Identified::Union(_)) = sites.get_mut(site) {
+            *id = Identified::NotUnion(Some(SkipReason::Frozen));
+        }
+    }
+    frozen
+}
+
+impl Projector<'_> {
+    /// Joins an identified union that this pass owns: branches, siblings and definitions are
+    /// projected in place and moved, never copied. Only for documents without `$ref` (every part
+    /// of a branch is then inside it).
+    fn flatten_union_owned(
+        &mut self,
+        mut node: Map<String, Value>,
+        ptr: &str,
+        union: Union,
+        sites: &mut HashMap<String, Identified>,
+    ) -> Result<Value, Error> {
+        let keyword: &'static str = if node.contains_key("oneOf") {
+            "oneOf"
+        } else {
+            "anyOf"
+        };
+        let mut buf = ptr.to_owned();
+        let mut siblings = Map::new();
+        for k in SIBLING_KEYWORDS {
+            if let Some(v) = node.shift_remove(*k) {
+                siblings.insert((*k).to_owned(), v);
+            }
+        }
+        self.project_children_owned(&mut siblings, &mut buf, sites)?;
+        let Some(Value::Array(raw)) = node.shift_remove(keyword) else {
+            return Ok(Value::Object(node));
+        };
+        let union_ptr = pointer::push(ptr, keyword);
+        let mut projected: Vec<Vec<Option<Value>>> = Vec::with_capacity(raw.len());
+        for (i, (branch_value, branch)) in raw.into_iter().zip(&union.branches).enumerate() {
+            let mut branch_ptr = pointer::push_index(&union_ptr, i);
+            let mut whole = self.project_owned(branch_value, &mut branch_ptr, sites)?;
+            let mut values = vec![None; branch.parts.len()];
+            // Parts are the branch and its `allOf` members, in pre-order: take the deepest first.
+            for (j, part) in branch.parts.iter().enumerate().rev() {
+                let Part::Node(p) = part else { continue };
+                if *p == branch_ptr {
+                    values[j] = Some(std::mem::take(&mut whole));
+                } else if let Some(suffix) = p.strip_prefix(branch_ptr.as_str()) {
+                    values[j] = whole.pointer_mut(suffix).map(Value::take);
+                }
+            }
+            projected.push(values);
+        }
+        let mut take = |keys: &[&str]| -> Vec<(String, Value)> {
+            keys.iter()
+                .filter_map(|k| node.shift_remove(*k).map(|v| ((*k).to_owned(), v)))
+                .collect()
+        };
+        let (before, after) = (take(KEPT_BEFORE), take(KEPT_AFTER));
+        let mut defs = Vec::new();
+        for container in ["$defs", "definitions"] {
+            if let Some(Value::Object(mut entries)) = node.shift_remove(container) {
+                let mut buf = pointer::push(ptr, container);
+                for (name, def) in entries.iter_mut() {
+                    let len = buf.len();
+                    pointer::push_into(&mut buf, name);
+                    *def = self.project_owned(def.take(), &mut buf, sites)?;
+                    buf.truncate(len);
+                }
+                defs.push((container.to_owned(), entries));
+            }
+        }
+        let input = UnionInput {
+            keyword,
+            siblings,
+            projected,
+            before,
+            after,
+            defs,
+        };
+        Ok(self.assemble(ptr, union, input))
+    }
+
+    /// Projects a node this pass owns, in place. `sites` holds the identification of every union
+    /// site, made on the original before it was given up.
+    fn project_owned(
+        &mut self,
+        node: Value,
+        ptr: &mut String,
+        sites: &mut HashMap<String, Identified>,
+    ) -> Result<Value, Error> {
+        let Value::Object(mut map) = node else {
+            return Ok(node);
+        };
+        if !sites.is_empty() && (keywords::has(&map, "oneOf") || keywords::has(&map, "anyOf")) {
+            match sites.remove(ptr.as_str()) {
+                Some(Identified::Union(union)) => {
+                    let here = ptr.clone();
+                    return self.flatten_union_owned(map, &here, union, sites);
+                }
+                Some(Identified::NotUnion(Some(reason))) => {
+                    self.diagnostics.record_skipped(SkippedSite {
+                        pointer: ptr.clone(),
+                        reason,
+                    });
+                }
+                _ => {}
+            }
+        }
+        self.project_children_owned(&mut map, ptr, sites)?;
+        Ok(Value::Object(map))
+    }
+
+    fn project_children_owned(
+        &mut self,
+        map: &mut Map<String, Value>,
+        ptr: &mut String,
+        sites: &mut HashMap<String, Identified>,
+    ) -> Result<(), Error> {
+        let mut result = Ok(());
+        let draft = self.facts.draft;
+        keywords::subschemas_mut(map, |place, child| {
+            if result.is_ok() && draft.knows(place.keyword()) {
+                let len = ptr.len();
+                place.push_onto(ptr);
+                match self.project_owned(child.take(), ptr, sites) {
+                    Ok(v) => *child = v,
+                    Err(e) => result = Err(e),
+                }
+                ptr.truncate(len);
+            }
+        });
+        result
+    }
+}

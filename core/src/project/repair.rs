@@ -1,0 +1,239 @@
+//! The repair step after projection (SPEC §6 decisions 3–4): keeping local `$ref`s valid. A
+//! reference into the branches or folded siblings of a flattened union is redirected to a hoisted
+//! copy of its target, projected by calling back into the [`Projector`] (so the copy is flattened
+//! too); root definitions that the original referenced and nothing references any more are pruned.
+
+use std::collections::{HashMap, HashSet, VecDeque};
+
+use serde_json::{Map, Value};
+
+use super::{Projector, SIBLING_KEYWORDS};
+use crate::draft::Draft;
+use crate::error::Error;
+use crate::keywords;
+use crate::pointer;
+
+/// Repairs references in the projected document `out` and prunes unreferenced definitions.
+pub(super) fn repair(out: &mut Value, projector: &mut Projector<'_>) -> Result<(), Error> {
+    if projector.facts.ref_targets.is_empty() {
+        return Ok(());
+    }
+    let container = container_name(projector.document);
+    // Names the hoisted definitions must not take: every entry the document's containers hold.
+    let taken: HashSet<String> = ["$defs", "definitions"]
+        .iter()
+        .filter_map(|c| projector.document.get(*c).and_then(Value::as_object))
+        .chain(
+            ["$defs", "definitions"]
+                .iter()
+                .filter_map(|c| out.get(*c).and_then(Value::as_object)),
+        )
+        .flat_map(|defs| defs.keys().cloned())
+        .collect();
+    let mut names = Names { taken, next: 1 };
+    let mut hoisted: HashMap<String, String> = HashMap::new();
+    let mut new_defs: Vec<(String, Value)> = Vec::new();
+    // Worklist of values whose references still need checking: the document, then each hoisted
+    // definition as it is created.
+    rewrite(
+        out,
+        projector,
+        container,
+        &mut names,
+        &mut hoisted,
+        &mut new_defs,
+    )?;
+    let mut i = 0;
+    while i < new_defs.len() {
+        let mut value = std::mem::take(&mut new_defs[i].1);
+        rewrite(
+            &mut value,
+            projector,
+            container,
+            &mut names,
+            &mut hoisted,
+            &mut new_defs,
+        )?;
+        new_defs[i].1 = value;
+        i += 1;
+    }
+    if let Value::Object(root) = out {
+        if !new_defs.is_empty() {
+            let defs = root
+                .entry(container.to_owned())
+                .or_insert_with(|| Value::Object(Map::new()));
+            if let Value::Object(defs) = defs {
+                for (name, value) in new_defs {
+                    defs.insert(name, value);
+                }
+            }
+        }
+        prune(root, &projector.facts.ref_targets);
+    }
+    Ok(())
+}
+
+/// The root definitions container to hoist into: the one the document already has, else the
+/// draft's own ([`Draft::definitions_container`]: `definitions` up to draft-07).
+fn container_name(document: &Value) -> &'static str {
+    if document.get("$defs").is_some() {
+        return "$defs";
+    }
+    if document.get("definitions").is_some() {
+        return "definitions";
+    }
+    Draft::of(document).definitions_container()
+}
+
+/// Whether `target` (a pointer into the original) lies inside what a flattened union rewrites:
+/// its branches, or the sibling object keywords that fold into every branch (`properties`,
+/// `patternProperties`, …, SPEC §2.1), whose flat-object counterparts are joined, so a place under
+/// them may be gone (a sibling property joined to `false` loses its `$defs`).
+fn crosses_flattened(target: &str, sites: &[(String, &'static str)]) -> bool {
+    sites.iter().any(|(site, keyword)| {
+        std::iter::once(*keyword)
+            .chain(SIBLING_KEYWORDS.iter().copied())
+            .any(|k| {
+                let inner = pointer::push(site, k);
+                target == inner || target.starts_with(&format!("{inner}/"))
+            })
+    })
+}
+
+/// Fresh names for hoisted definitions: `flatjoin_ref_N`, skipping every name the document
+/// already uses (an author's own `flatjoin_ref_1` is never overwritten).
+struct Names {
+    taken: HashSet<String>,
+    next: usize,
+}
+
+impl Names {
+    fn fresh(&mut self) -> String {
+        loop {
+            let name = format!("flatjoin_ref_{}", self.next);
+            self.next += 1;
+            if !self.taken.contains(&name) {
+                return name;
+            }
+        }
+    }
+}
+
+fn rewrite(
+    value: &mut Value,
+    projector: &mut Projector<'_>,
+    container: &str,
+    names: &mut Names,
+    hoisted: &mut HashMap<String, String>,
+    new_defs: &mut Vec<(String, Value)>,
+) -> Result<(), Error> {
+    let Value::Object(map) = value else {
+        return Ok(());
+    };
+    if let Some(Value::String(reference)) = map.get("$ref")
+        && let Some(target) = pointer::local_ref(reference)
+        && crosses_flattened(&target, &projector.sites)
+    {
+        let name = match hoisted.get(&target) {
+            Some(name) => name.clone(),
+            None => {
+                let name = names.fresh();
+                hoisted.insert(target.clone(), name.clone());
+                let projected = projector.project_at(&target)?;
+                new_defs.push((name.clone(), projected));
+                name
+            }
+        };
+        let new_ref = pointer::to_ref(&pointer::push(&pointer::push("", container), &name));
+        map.insert("$ref".into(), Value::String(new_ref));
+    }
+    let mut result = Ok(());
+    keywords::subschemas_mut(map, |_, child| {
+        if result.is_ok() {
+            result = rewrite(child, projector, container, names, hoisted, new_defs);
+        }
+    });
+    result
+}
+
+/// Collects the local reference targets of every `$ref` in `value`.
+fn collect_refs(value: &Value, out: &mut Vec<String>) {
+    let Value::Object(map) = value else { return };
+    if let Some(target) = map
+        .get("$ref")
+        .and_then(Value::as_str)
+        .and_then(pointer::local_ref)
+    {
+        out.push(target);
+    }
+    keywords::subschemas(map, |_, child| collect_refs(child, out));
+}
+
+/// Removes root definitions that the original referenced and the presentation no longer does.
+fn prune(root: &mut Map<String, Value>, originally_referenced: &HashSet<String>) {
+    for container in ["$defs", "definitions"] {
+        let Some(Value::Object(defs)) = root.get(container) else {
+            continue;
+        };
+        let prefix = pointer::push("", container);
+        let entry_of = |target: &str| -> Option<String> {
+            let rest = target.strip_prefix(&format!("{prefix}/"))?;
+            let token = rest.split('/').next()?;
+            Some(token.replace("~1", "/").replace("~0", "~"))
+        };
+        // References from outside the container, then transitively through reached entries.
+        let mut outside = Vec::new();
+        if let Some(target) = root
+            .get("$ref")
+            .and_then(Value::as_str)
+            .and_then(pointer::local_ref)
+        {
+            outside.push(target);
+        }
+        keywords::subschemas(root, |place, child| {
+            if place.keyword() != container {
+                collect_refs(child, &mut outside);
+            }
+        });
+        let once_referenced: HashSet<String> = originally_referenced
+            .iter()
+            .filter_map(|t| entry_of(t))
+            .collect();
+        let mut reached: HashSet<String> = HashSet::new();
+        let mut queue: VecDeque<String> = outside.iter().filter_map(|t| entry_of(t)).collect();
+        // Entries nothing referenced in the original stay (decision 4), so what they reference
+        // must stay too: they are roots of the reach as well.
+        queue.extend(
+            defs.keys()
+                .filter(|k| !once_referenced.contains(*k))
+                .cloned(),
+        );
+        // A reference to the root itself reaches everything under it.
+        if outside.iter().any(|t| t.is_empty()) {
+            queue.extend(defs.keys().cloned());
+        }
+        while let Some(name) = queue.pop_front() {
+            if !reached.insert(name.clone()) {
+                continue;
+            }
+            if let Some(def) = defs.get(&name) {
+                let mut inner = Vec::new();
+                collect_refs(def, &mut inner);
+                queue.extend(inner.iter().filter_map(|t| entry_of(t)));
+            }
+        }
+        let doomed: Vec<String> = defs
+            .keys()
+            .filter(|k| once_referenced.contains(*k) && !reached.contains(*k))
+            .cloned()
+            .collect();
+        if let Some(Value::Object(defs)) = root.get_mut(container) {
+            for k in doomed {
+                defs.shift_remove(&k);
+            }
+            if defs.is_empty() {
+                root.shift_remove(container);
+            }
+        }
+    }
+}

@@ -309,11 +309,11 @@ pub fn case() -> impl Strategy<Value = Case> {
 
 /// A generated sample of rendered schemas (the provider SDK judges of `flatjoin-cli` use it): `cases` discriminated unions from the harness's
 /// generator (`generate::case`, drawn in sequence from the deterministic runner
-/// [`crate::check::runner`] of `seed`; not the per-index cases of `flatjoin check`), each
+/// [`crate::draw::runner`] of `seed`; not the per-index cases of `flatjoin check`), each
 /// rendered in every dialect. Named `generated/<seed>/<i>/<dialect>`.
 pub fn generated_schemas(seed: u64, cases: u32) -> Vec<(String, serde_json::Value)> {
     use proptest::strategy::{Strategy, ValueTree};
-    let mut runner = crate::check::runner(seed);
+    let mut runner = crate::draw::runner(seed);
     let strategy = case();
     let mut out = Vec::new();
     for i in 0..cases {

@@ -9,6 +9,7 @@
 pub mod check;
 pub mod corpus;
 pub mod drafts;
+pub mod draw;
 #[cfg(feature = "arbitrary")]
 pub mod fuzz;
 pub mod generate;

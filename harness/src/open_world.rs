@@ -1261,7 +1261,7 @@ pub fn first_violation(outcomes: &[(Oracle, Outcome)]) -> Option<Violation> {
     })
 }
 
-/// Shrinks a failing case with the harness's one walk ([`crate::check::shrink_with`]), keeping
+/// Shrinks a failing case with the harness's one walk ([`crate::draw::shrink_with`]), keeping
 /// the last case on which a violation still satisfies `same` (the same oracle, and whatever else
 /// the caller pins).
 pub fn shrink(
@@ -1271,7 +1271,7 @@ pub fn shrink(
     max_steps: u32,
     same: &dyn Fn(&Violation) -> bool,
 ) -> (OpenCase, Violation) {
-    crate::check::shrink_with(tree, first, max_steps, &|case: &OpenCase| {
+    crate::draw::shrink_with(tree, first, max_steps, &|case: &OpenCase| {
         evaluate(case, options)
             .into_iter()
             .find_map(|(_, o)| match o {
@@ -1282,30 +1282,10 @@ pub fn shrink(
 }
 
 /// The case a fuzzer's bytes select: the first byte picks the reading of open branches, the
-/// rest is folded into the 32-byte seed of proptest's ChaCha RNG. (Proptest's pass-through RNG,
-/// which would hand the bytes to the grammar's choices directly, yields zeros once the bytes
-/// run out, on which some strategies never finish drawing.)
+/// rest seeds the runner ([`crate::draw::bytes_runner`]).
 pub fn case_from_bytes(data: &[u8]) -> Option<(OpenCase, Options)> {
-    use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
     let (&first, rest) = data.split_first()?;
-    let mut seed = [0u8; 32];
-    // FNV-1a per lane: every byte reaches the seed, and one changed byte changes it.
-    for (lane, chunk) in seed.chunks_mut(8).enumerate() {
-        let mut h: u64 = 0xcbf2_9ce4_8422_2325 ^ (lane as u64);
-        for b in rest {
-            h ^= u64::from(*b);
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        }
-        chunk.copy_from_slice(&h.to_le_bytes());
-    }
-    let mut runner = TestRunner::new_with_rng(
-        Config {
-            failure_persistence: None,
-            ..Config::default()
-        },
-        TestRng::from_seed(RngAlgorithm::ChaCha, &seed),
-    );
-    let tree = case().new_tree(&mut runner).ok()?;
+    let tree = case().new_tree(&mut crate::draw::bytes_runner(rest)).ok()?;
     let mut options = Options::default();
     if first & 1 == 1 {
         options.open_branches = flatjoin::OpenBranches::Permissive;

@@ -1139,10 +1139,7 @@ impl Sweep {
     /// together, and a fuzzer explores by executions per second; the choice is a function of the
     /// bytes, so a saved input replays exactly the oracles the fuzzer ran.
     pub fn for_input(data: &[u8]) -> Sweep {
-        let hash = data.iter().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
-            (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3)
-        });
-        if hash % Sweep::FULL_EVERY == 0 {
+        if crate::draw::fnv1a(data) % Sweep::FULL_EVERY == 0 {
             Sweep::Full
         } else {
             Sweep::OneFlatten

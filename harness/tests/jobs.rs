@@ -21,7 +21,7 @@ fn config(jobs: usize, cases: u32, seed: u64) -> CheckConfig {
 fn run(jobs: usize, cases: u32, seed: u64) -> (CheckResult, String) {
     let config = config(jobs, cases, seed);
     let result = check::run(&config, &mut |_| {});
-    let report = without_times(&check::report_markdown(&config, &result));
+    let report = without_times(&check::report_markdown(&result));
     (result, report)
 }
 

@@ -91,7 +91,7 @@ proptest! {
 /// (are not skipped) on most cases.
 #[test]
 fn generated_cases_reach_the_interesting_shapes() {
-    let mut runner = flatjoin_harness::check::runner(7);
+    let mut runner = flatjoin_harness::draw::runner(7);
     let strategy = generate::case();
     let mut seen = std::collections::BTreeSet::new();
     let mut applied = 0usize;

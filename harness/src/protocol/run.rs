@@ -24,6 +24,7 @@ use super::client::Client;
 use super::{Answer, ImplementationInfo};
 use crate::check::{self, CheckConfig};
 use crate::corpus::{self, Input};
+use crate::draw;
 use crate::model::Case;
 use crate::open_world::{self, OpenCase};
 use crate::oracle::{self, Oracle, Outcome, Subject, Unpresented, Violation};
@@ -793,7 +794,7 @@ impl Run<'_> {
                         first_line(&v.to_string())
                     ));
                     let shrunk = check::model_case(config.seed, i).map(|mut tree| {
-                        check::shrink_with(&mut tree, *v.clone(), config.max_shrink_steps, &|c| {
+                        draw::shrink_with(&mut tree, *v.clone(), config.max_shrink_steps, &|c| {
                             self.fails(c, &options, oracle)
                         })
                         .1
@@ -892,7 +893,7 @@ impl Run<'_> {
                         first_line(&v.to_string())
                     ));
                     let shrunk = check::open_world_case(config.seed, i).map(|(mut tree, _)| {
-                        check::shrink_with(&mut *tree, *v.clone(), config.max_shrink_steps, &|c| {
+                        draw::shrink_with(&mut *tree, *v.clone(), config.max_shrink_steps, &|c| {
                             self.open_case(c, &options)
                                 .into_iter()
                                 .find_map(|(o, outcome)| match outcome {

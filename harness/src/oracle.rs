@@ -1139,7 +1139,7 @@ impl Sweep {
     /// together, and a fuzzer explores by executions per second; the choice is a function of the
     /// bytes, so a saved input replays exactly the oracles the fuzzer ran.
     pub fn for_input(data: &[u8]) -> Sweep {
-        if crate::draw::fnv1a(data) % Sweep::FULL_EVERY == 0 {
+        if crate::draw::fnv1a(data).is_multiple_of(Sweep::FULL_EVERY) {
             Sweep::Full
         } else {
             Sweep::OneFlatten

@@ -153,7 +153,7 @@ impl ModelPhase<'_> {
         }
         if config.progress_bar && !config.quiet {
             progress(i + 1, config.cases);
-        } else if !config.quiet && (i + 1) % (config.cases / 10).max(1) == 0 {
+        } else if !config.quiet && (i + 1).is_multiple_of((config.cases / 10).max(1)) {
             let secs = self.start.elapsed().as_secs_f64().max(1e-9);
             log(&format!(
                 "generated {}/{} cases ({:.1} cases/s)",
@@ -282,7 +282,7 @@ impl OpenWorldPhase<'_> {
         let config = self.config;
         self.result.tally(outcomes);
         self.generator.tally(outcomes);
-        if !config.quiet && (i + 1) % (self.cases / 10).max(1) == 0 {
+        if !config.quiet && (i + 1).is_multiple_of((self.cases / 10).max(1)) {
             let secs = self.start.elapsed().as_secs_f64().max(1e-9);
             log(&format!(
                 "open-world {}/{} cases ({:.1} cases/s)",

@@ -19,7 +19,9 @@ pub(super) fn pool(jobs: usize, log: &mut dyn FnMut(&str)) -> rayon::ThreadPool 
     {
         Ok(pool) => pool,
         Err(e) => {
-            log(&format!("cannot start {jobs} worker threads ({e}); using 1"));
+            log(&format!(
+                "cannot start {jobs} worker threads ({e}); using 1"
+            ));
             rayon::ThreadPoolBuilder::new()
                 .num_threads(1)
                 .build()

@@ -66,7 +66,9 @@ fn header(md: &mut String, result: &CheckResult) {
 
 /// A table of counts per oracle (the header row included).
 fn oracle_table(md: &mut String, counts: &[(crate::oracle::Oracle, Counts)]) {
-    md.push_str("| oracle | cases | passed | failed | skipped |\n| --- | ---: | ---: | ---: | ---: |\n");
+    md.push_str(
+        "| oracle | cases | passed | failed | skipped |\n| --- | ---: | ---: | ---: | ---: |\n",
+    );
     for (name, c) in counts {
         md.push_str(&format!(
             "| {name} | {} | {} | {} | {} |\n",

@@ -76,73 +76,10 @@ pub fn lint(schema: &Value, findings: &mut Findings) {
     steps::check_array_items(schema, &says, findings);
     walk::visit(schema, "", &mut |pointer, node| {
         let Value::Object(map) = node else { return };
-        for key in map.keys() {
-            if ALLOWED.contains(&key.as_str()) {
-                continue;
-            }
-            let (rule, fix) = match key.as_str() {
-                "const" => ("const", "rewrite as a one-value enum (sound)"),
-                "$ref" | "$defs" | "definitions" => ("ref", "inline the reference (sound)"),
-                "additionalProperties" => {
-                    ("additional-properties", "drop it (sound: it only loosens)")
-                }
-                "exclusiveMinimum" | "exclusiveMaximum" => {
-                    ("exclusive-bound", "rewrite as minimum/maximum (sound)")
-                }
-                "oneOf" => ("one-of", "rewrite as anyOf (sound)"),
-                "allOf" => ("all-of", "merge the parts (sound)"),
-                _ => ("unsupported-keyword", "drop it (sound: it only loosens)"),
-            };
-            findings.error(
-                pointer,
-                rule,
-                format!(
-                    "{says}: Invalid JSON payload received. Unknown name \"{key}\" at '{pointer}'"
-                ),
-                fix,
-            );
-        }
-        match map.get("type") {
-            Some(Value::Array(_)) => findings.error(
-                pointer,
-                "type-array",
-                format!(
-                    "{says}: Proto field is not repeating, cannot start list (type at '{pointer}')"
-                ),
-                "[T, \"null\"] → nullable: true; other lists → anyOf (sound)",
-            ),
-            Some(Value::String(t)) if t == "null" => findings.error(
-                pointer,
-                "type-null",
-                format!("{says}: type \"null\" is not supported at '{pointer}'"),
-                "nullable: true on the other alternatives (sound)",
-            ),
-            _ => {}
-        }
-        if let Some(Value::String(format)) = map.get("format")
-            && !format_ok(node, format)
-        {
-            findings.error(
-                pointer,
-                "format",
-                format!("{says}: format '{format}' is not supported at '{pointer}'"),
-                "drop the format (sound)",
-            );
-        }
-        if !pointer.is_empty()
-            && map.get("type") == Some(&json!("object"))
-            && map
-                .get("properties")
-                .and_then(Value::as_object)
-                .is_none_or(|p| p.is_empty())
-        {
-            findings.error(
-                pointer,
-                "empty-object",
-                format!("{says}: properties: should be non-empty for OBJECT type at '{pointer}'"),
-                "drop the object type: any value (sound)",
-            );
-        }
+        lint_unknown_keys(&says, pointer, map, findings);
+        lint_type(&says, pointer, map, findings);
+        lint_format(&says, pointer, node, findings);
+        lint_empty_object(&says, pointer, map, findings);
     });
     // Rules google-genai's `Schema` model enforces (its own words).
     steps::check_boolean_subschemas(schema, findings, &|pointer, _| {
@@ -151,6 +88,98 @@ pub fn lint(schema: &Value, findings: &mut Findings) {
             dotted(pointer)
         )
     });
+    lint_enum_values(&says, schema, findings);
+    for (pointer, reference) in steps::recursive_refs(schema) {
+        findings.error(
+            &pointer,
+            "recursive-ref",
+            format!("{says}: recursive reference {reference} cannot be expressed without $ref"),
+            "none: the schema is recursive",
+        );
+    }
+}
+
+/// Each field of the node that Gemini's `Schema` does not have, with the sound rewrite.
+fn lint_unknown_keys(says: &str, pointer: &str, map: &Map<String, Value>, findings: &mut Findings) {
+    for key in map.keys() {
+        if ALLOWED.contains(&key.as_str()) {
+            continue;
+        }
+        let (rule, fix) = match key.as_str() {
+            "const" => ("const", "rewrite as a one-value enum (sound)"),
+            "$ref" | "$defs" | "definitions" => ("ref", "inline the reference (sound)"),
+            "additionalProperties" => ("additional-properties", "drop it (sound: it only loosens)"),
+            "exclusiveMinimum" | "exclusiveMaximum" => {
+                ("exclusive-bound", "rewrite as minimum/maximum (sound)")
+            }
+            "oneOf" => ("one-of", "rewrite as anyOf (sound)"),
+            "allOf" => ("all-of", "merge the parts (sound)"),
+            _ => ("unsupported-keyword", "drop it (sound: it only loosens)"),
+        };
+        findings.error(
+            pointer,
+            rule,
+            format!("{says}: Invalid JSON payload received. Unknown name \"{key}\" at '{pointer}'"),
+            fix,
+        );
+    }
+}
+
+/// `type` is one name, and not `null`.
+fn lint_type(says: &str, pointer: &str, map: &Map<String, Value>, findings: &mut Findings) {
+    match map.get("type") {
+        Some(Value::Array(_)) => findings.error(
+            pointer,
+            "type-array",
+            format!(
+                "{says}: Proto field is not repeating, cannot start list (type at '{pointer}')"
+            ),
+            "[T, \"null\"] → nullable: true; other lists → anyOf (sound)",
+        ),
+        Some(Value::String(t)) if t == "null" => findings.error(
+            pointer,
+            "type-null",
+            format!("{says}: type \"null\" is not supported at '{pointer}'"),
+            "nullable: true on the other alternatives (sound)",
+        ),
+        _ => {}
+    }
+}
+
+/// `format` is one of the few Gemini knows for the node's type.
+fn lint_format(says: &str, pointer: &str, node: &Value, findings: &mut Findings) {
+    if let Some(Value::String(format)) = node.get("format")
+        && !format_ok(node, format)
+    {
+        findings.error(
+            pointer,
+            "format",
+            format!("{says}: format '{format}' is not supported at '{pointer}'"),
+            "drop the format (sound)",
+        );
+    }
+}
+
+/// An object below the root needs non-empty `properties`.
+fn lint_empty_object(says: &str, pointer: &str, map: &Map<String, Value>, findings: &mut Findings) {
+    if !pointer.is_empty()
+        && map.get("type") == Some(&json!("object"))
+        && map
+            .get("properties")
+            .and_then(Value::as_object)
+            .is_none_or(|p| p.is_empty())
+    {
+        findings.error(
+            pointer,
+            "empty-object",
+            format!("{says}: properties: should be non-empty for OBJECT type at '{pointer}'"),
+            "drop the object type: any value (sound)",
+        );
+    }
+}
+
+/// `enum` holds strings only (google-genai's `Schema.enum: list[str]`, in its own words).
+fn lint_enum_values(says: &str, schema: &Value, findings: &mut Findings) {
     walk::visit(schema, "", &mut |pointer, node| {
         let Some(Value::Array(values)) = node.get("enum") else {
             return;
@@ -167,14 +196,6 @@ pub fn lint(schema: &Value, findings: &mut Findings) {
             );
         }
     });
-    for (pointer, reference) in steps::recursive_refs(schema) {
-        findings.error(
-            &pointer,
-            "recursive-ref",
-            format!("{says}: recursive reference {reference} cannot be expressed without $ref"),
-            "none: the schema is recursive",
-        );
-    }
 }
 
 /// A JSON pointer as pydantic's error location (`/properties/a/anyOf/0` → `.properties.a.anyOf.0`).
@@ -203,6 +224,7 @@ pub fn lower(presentation: &Value) -> Lowered {
     Lowered::with_narrowings(schema, narrowings)
 }
 
+/// One node, its children already lowered: each step below, in order.
 fn lower_node(pointer: &str, node: &mut Value, narrowings: &mut Vec<Narrowing>) {
     let Value::Object(map) = node else { return };
     if let Some(c) = map.shift_remove("const") {
@@ -211,6 +233,26 @@ fn lower_node(pointer: &str, node: &mut Value, narrowings: &mut Vec<Narrowing>) 
     lower_enum(pointer, map, narrowings);
     // `google-genai` reads a `null` field as absent (`default: null`, `example: null`) and drops it.
     map.retain(|_, v| !v.is_null());
+    exclusive_to_inclusive_bounds(map);
+    if unconstrain_empty_object(pointer, map) {
+        return;
+    }
+    lower_type_list(map);
+    if map.get("type") == Some(&json!("null")) {
+        map.shift_remove("type");
+        map.insert("nullable".into(), json!(true));
+    }
+    lower_null_alternatives(map);
+    if let Some(Value::String(format)) = map.get("format").cloned()
+        && !format_ok(&Value::Object(map.clone()), &format)
+    {
+        map.shift_remove("format");
+    }
+}
+
+/// `exclusiveMinimum`/`exclusiveMaximum` → `minimum`/`maximum` where those are not set (looser
+/// by one value: sound).
+fn exclusive_to_inclusive_bounds(map: &mut Map<String, Value>) {
     for (exclusive, inclusive) in [
         ("exclusiveMinimum", "minimum"),
         ("exclusiveMaximum", "maximum"),
@@ -222,8 +264,12 @@ fn lower_node(pointer: &str, node: &mut Value, narrowings: &mut Vec<Narrowing>) 
             map.insert(inclusive.into(), v);
         }
     }
-    // An object without properties (a map or a free-form object): Gemini has no way to say it,
-    // so it becomes unconstrained. The root keeps its type: `export` omits empty parameters.
+}
+
+/// An object without properties (a map or a free-form object): Gemini has no way to say it, so
+/// below the root it becomes unconstrained (`true` when it did). The root keeps its type:
+/// `export` omits empty parameters.
+fn unconstrain_empty_object(pointer: &str, map: &mut Map<String, Value>) -> bool {
     let types = walk::types(&Value::Object(map.clone()))
         .into_iter()
         .map(String::from)
@@ -232,97 +278,109 @@ fn lower_node(pointer: &str, node: &mut Value, narrowings: &mut Vec<Narrowing>) 
         .get("properties")
         .and_then(Value::as_object)
         .is_none_or(|p| p.is_empty());
-    if !pointer.is_empty() && types.iter().any(|t| t == "object") && empty {
-        map.shift_remove("properties");
-        map.shift_remove("required");
-        map.shift_remove("additionalProperties");
-        map.shift_remove("minProperties");
-        map.shift_remove("maxProperties");
-        map.shift_remove("type");
-        map.shift_remove("format");
+    if pointer.is_empty() || !types.iter().any(|t| t == "object") || !empty {
+        return false;
+    }
+    for key in [
+        "properties",
+        "required",
+        "additionalProperties",
+        "minProperties",
+        "maxProperties",
+        "type",
+        "format",
+    ] {
+        map.shift_remove(key);
+    }
+    true
+}
+
+/// A type list: `null` in it → `nullable: true` (and `null` out of the enum); one other name →
+/// that `type`; several → an `anyOf` of one alternative per name.
+fn lower_type_list(map: &mut Map<String, Value>) {
+    let Some(Value::Array(list)) = map.get("type").cloned() else {
+        return;
+    };
+    let mut names: Vec<String> = list
+        .iter()
+        .filter_map(|t| t.as_str().map(String::from))
+        .collect();
+    let nullable = names.iter().any(|t| t == "null");
+    names.retain(|t| t != "null");
+    match names.len() {
+        0 => {
+            map.shift_remove("type");
+        }
+        1 => {
+            map.insert("type".into(), json!(names[0]));
+        }
+        _ => split_types_into_any_of(map, &names),
+    }
+    if nullable {
+        map.insert("nullable".into(), json!(true));
+        if let Some(Value::Array(values)) = map.get_mut("enum") {
+            values.retain(|v| !v.is_null());
+        }
+    }
+}
+
+/// The node as an `anyOf` of one copy per type name (annotations stay on the node).
+fn split_types_into_any_of(map: &mut Map<String, Value>, names: &[String]) {
+    map.shift_remove("type");
+    let base = map.clone();
+    let alts: Vec<Value> = names
+        .iter()
+        .map(|t| {
+            let mut alt = base.clone();
+            alt.shift_remove("description");
+            alt.shift_remove("title");
+            alt.insert("type".into(), json!(t));
+            Value::Object(alt)
+        })
+        .collect();
+    let mut out = Map::new();
+    for key in ["title", "description"] {
+        if let Some(v) = map.get(key) {
+            out.insert(key.into(), v.clone());
+        }
+    }
+    out.insert("anyOf".into(), Value::Array(alts));
+    *map = out;
+}
+
+/// An `anyOf` alternative that only says `nullable` goes, and makes the others nullable; a
+/// single alternative left is merged into the node.
+fn lower_null_alternatives(map: &mut Map<String, Value>) {
+    let Some(Value::Array(alts)) = map.get_mut("anyOf") else {
+        return;
+    };
+    let is_null = |a: &Value| {
+        a.get("nullable") == Some(&json!(true))
+            && a.as_object().is_some_and(|o| {
+                o.keys()
+                    .all(|k| k == "nullable" || steps::ANNOTATIONS.contains(&k.as_str()))
+            })
+    };
+    let before = alts.len();
+    alts.retain(|a| !is_null(a));
+    if alts.len() == before {
         return;
     }
-    if let Some(Value::Array(list)) = map.get("type").cloned() {
-        let mut names: Vec<String> = list
-            .iter()
-            .filter_map(|t| t.as_str().map(String::from))
-            .collect();
-        let nullable = names.iter().any(|t| t == "null");
-        names.retain(|t| t != "null");
-        match names.len() {
-            0 => {
-                map.shift_remove("type");
-            }
-            1 => {
-                map.insert("type".into(), json!(names[0]));
-            }
-            _ => {
-                map.shift_remove("type");
-                let base = map.clone();
-                let alts: Vec<Value> = names
-                    .iter()
-                    .map(|t| {
-                        let mut alt = base.clone();
-                        alt.shift_remove("description");
-                        alt.shift_remove("title");
-                        alt.insert("type".into(), json!(t));
-                        Value::Object(alt)
-                    })
-                    .collect();
-                let mut out = Map::new();
-                for key in ["title", "description"] {
-                    if let Some(v) = map.get(key) {
-                        out.insert(key.into(), v.clone());
-                    }
-                }
-                out.insert("anyOf".into(), Value::Array(alts));
-                *map = out;
-            }
-        }
-        if nullable {
-            map.insert("nullable".into(), json!(true));
-            if let Some(Value::Array(values)) = map.get_mut("enum") {
-                values.retain(|v| !v.is_null());
-            }
+    for alt in alts.iter_mut() {
+        if let Value::Object(a) = alt {
+            a.insert("nullable".into(), json!(true));
         }
     }
-    if map.get("type") == Some(&json!("null")) {
-        map.shift_remove("type");
+    if alts.len() == 1 {
+        let only = alts.remove(0);
+        map.shift_remove("anyOf");
+        let merged = widen::merge_all(&[Value::Object(map.clone()), only]);
+        if let Value::Object(m) = merged {
+            *map = m;
+        }
+    } else if alts.is_empty() {
+        map.shift_remove("anyOf");
         map.insert("nullable".into(), json!(true));
-    }
-    if let Some(Value::Array(alts)) = map.get_mut("anyOf") {
-        let is_null = |a: &Value| {
-            a.get("nullable") == Some(&json!(true))
-                && a.as_object().is_some_and(|o| {
-                    o.keys()
-                        .all(|k| k == "nullable" || steps::ANNOTATIONS.contains(&k.as_str()))
-                })
-        };
-        let before = alts.len();
-        alts.retain(|a| !is_null(a));
-        if alts.len() < before {
-            for alt in alts.iter_mut() {
-                if let Value::Object(a) = alt {
-                    a.insert("nullable".into(), json!(true));
-                }
-            }
-            if alts.len() == 1 {
-                let only = alts.remove(0);
-                map.shift_remove("anyOf");
-                let merged = widen::merge_all(&[Value::Object(map.clone()), only]);
-                if let Value::Object(m) = merged {
-                    *map = m;
-                }
-            } else if alts.is_empty() {
-                map.shift_remove("anyOf");
-                map.insert("nullable".into(), json!(true));
-            }
-        }
-    }
-    if let Some(Value::String(format)) = map.get("format").cloned()
-        && !format_ok(&Value::Object(map.clone()), &format)
-    {
-        map.shift_remove("format");
     }
 }
 
@@ -348,14 +406,34 @@ fn lower_enum(pointer: &str, map: &mut Map<String, Value>, narrowings: &mut Vec<
     let Some(Value::Array(values)) = map.shift_remove("enum") else {
         return;
     };
+    let (alts, loosened) = enum_alternatives(&values);
+    let keep: Vec<(String, Value)> = std::mem::take(map)
+        .into_iter()
+        .filter(|(k, _)| {
+            steps::ANNOTATIONS.contains(&k.as_str()) || k == "nullable" || k == "anyOf"
+        })
+        .collect();
+    map.extend(keep);
+    if !loosened.is_empty() {
+        describe_loosened(pointer, map, &values, &loosened, narrowings);
+    }
+    if map.contains_key("anyOf") {
+        // An enum beside an anyOf: the enum is dropped (only loosens), its values described.
+        return;
+    }
+    put_enum_alternatives(map, alts, values.iter().any(Value::is_null));
+}
+
+/// The alternatives that say a non-string enum's `values` (strings first, then per value in
+/// order), and the values they cannot say exactly (a lone boolean, arrays, objects).
+fn enum_alternatives(values: &[Value]) -> (Vec<Value>, Vec<&Value>) {
     let strings: Vec<Value> = values.iter().filter(|v| v.is_string()).cloned().collect();
-    let nullable = values.iter().any(Value::is_null);
     let mut alts: Vec<Value> = Vec::new();
     if !strings.is_empty() {
         alts.push(json!({"type": "string", "enum": strings}));
     }
     let mut loosened: Vec<&Value> = Vec::new();
-    for v in &values {
+    for v in values {
         match v {
             Value::Number(_) => {
                 let t = if walk::json_type(v) == "integer" {
@@ -384,44 +462,47 @@ fn lower_enum(pointer: &str, map: &mut Map<String, Value>, narrowings: &mut Vec<
             Value::String(_) | Value::Null => {}
         }
     }
-    let keep: Vec<(String, Value)> = std::mem::take(map)
-        .into_iter()
-        .filter(|(k, _)| {
-            steps::ANNOTATIONS.contains(&k.as_str()) || k == "nullable" || k == "anyOf"
-        })
-        .collect();
-    map.extend(keep);
-    if !loosened.is_empty() {
-        let stated = format!(
-            "Allowed values: {}.",
-            values
+    (alts, loosened)
+}
+
+/// States the enum's `values` in the node's description and lists the `enum-loosened` note.
+fn describe_loosened(
+    pointer: &str,
+    map: &mut Map<String, Value>,
+    values: &[Value],
+    loosened: &[&Value],
+    narrowings: &mut Vec<Narrowing>,
+) {
+    let stated = format!(
+        "Allowed values: {}.",
+        values
+            .iter()
+            .map(Value::to_string)
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let description = match map.get("description").and_then(Value::as_str) {
+        Some(d) if !d.is_empty() => format!("{d} {stated}"),
+        _ => stated,
+    };
+    map.insert("description".into(), json!(description));
+    narrowings.push(Narrowing {
+        pointer: pointer.to_owned(),
+        rule: "enum-loosened",
+        detail: format!(
+            "Gemini's enum holds strings only: the values {} are stated in the description and their type accepted as a whole (a loosening: the declaration accepts more; the original still rejects the others)",
+            loosened
                 .iter()
-                .map(Value::to_string)
+                .map(|v| v.to_string())
                 .collect::<Vec<_>>()
                 .join(", ")
-        );
-        let description = match map.get("description").and_then(Value::as_str) {
-            Some(d) if !d.is_empty() => format!("{d} {stated}"),
-            _ => stated,
-        };
-        map.insert("description".into(), json!(description));
-        narrowings.push(Narrowing {
-            pointer: pointer.to_owned(),
-            rule: "enum-loosened",
-            detail: format!(
-                "Gemini's enum holds strings only: the values {} are stated in the description and their type accepted as a whole (a loosening: the declaration accepts more; the original still rejects the others)",
-                loosened
-                    .iter()
-                    .map(|v| v.to_string())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-        });
-    }
-    if map.contains_key("anyOf") {
-        // An enum beside an anyOf: the enum is dropped (only loosens), its values described.
-        return;
-    }
+        ),
+    });
+}
+
+/// The enum's alternatives into the node (each `nullable` when the enum held `null`): none →
+/// only `nullable`, one → merged, several → an `anyOf`.
+fn put_enum_alternatives(map: &mut Map<String, Value>, mut alts: Vec<Value>, nullable: bool) {
     if nullable {
         for alt in &mut alts {
             if let Value::Object(a) = alt {

@@ -86,7 +86,7 @@ proptest! {
     }
 }
 
-/// The generator reaches what issue 3 asks for: collisions of kinds, nested unions, references,
+/// The generator reaches the shapes SPEC §2–§3 are about: collisions of kinds, nested unions, references,
 /// unprovable kinds, keyword-named properties, open and closed branches, and most oracles apply
 /// (are not skipped) on most cases.
 #[test]

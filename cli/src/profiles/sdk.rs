@@ -1,4 +1,4 @@
-//! The providers' own SDK code as a judge of what `export`/`manifest` serve (issue 12).
+//! The providers' own SDK code as a judge of what `export`/`manifest` serve (SPEC §6 decision 18).
 //!
 //! The judging is done by pinned Python packages (`cli/sdk/requirements.txt`: `google-genai`,
 //! `openai-agents`, `mcp`) through `cli/sdk/check.py`, one process per batch, never by flatjoin

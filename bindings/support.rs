@@ -1,20 +1,26 @@
 //! What the Node.js and Python package tests share (`#[path = "../../support.rs"] mod support;`
 //! in `bindings/node/tests/node.rs` and `bindings/python/tests/python.rs`): building the addon and
 //! the `flatjoin` binary into this test's own target directory, the corpus list of the
-//! byte-identity test, running a child with a deadline, and the SKIP-or-fail rule of the SDK
-//! tests (a missing tool fails under `CI`, and is a loud SKIP otherwise).
+//! byte-identity test and the judging of a package through the protocol; with the CLI's tests,
+//! the venv maker and the rule for a missing Node.js or Python ([`tools`]: a failure under `CI`, a
+//! loud warning otherwise).
 
 #![allow(dead_code)] // each test binary uses its own part
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::process::{Command, Stdio};
+use std::time::Duration;
 
 use serde_json::Value;
 
 /// The venv maker the CLI's SDK tests use.
 #[path = "../cli/tests/support/venv.rs"]
 pub mod venv;
+
+/// The rule for a missing Node.js or Python, `npm ci` and running a child with a deadline, as the
+/// CLI's tests have them.
+#[path = "../cli/tests/support/tools.rs"]
+pub mod tools;
 
 /// The repository root.
 pub fn root() -> PathBuf {
@@ -33,22 +39,6 @@ pub fn target_dir() -> (PathBuf, bool) {
         }
         _ => (root().join("target"), false),
     }
-}
-
-/// Fails the test under `CI`; otherwise prints a loud SKIP with the command that installs what is
-/// missing. Returns `None` so callers can `return` it.
-pub fn skip_or_fail<T>(what: &str, why: &str, install: &str) -> Option<T> {
-    assert!(
-        std::env::var_os("CI").is_none(),
-        "{what} cannot run under CI: {why} (install with: {install})"
-    );
-    let line = format!(
-        "SKIP: {why}; {what} did not run. Install with: {install}\n\
-         ************************************************************"
-    );
-    println!("{line}");
-    eprintln!("{line}");
-    None
 }
 
 /// What [`build`] made: the Node.js addon, the Python extension and the `flatjoin` binary.
@@ -146,62 +136,6 @@ pub fn identity_files() -> PathBuf {
     path
 }
 
-/// Runs `command` to the end, killing it after `deadline`; `Err` on a timeout, with its output.
-pub fn run_with_deadline(mut command: Command, deadline: Duration) -> Result<Output, String> {
-    let mut child = command
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| format!("cannot start {command:?}: {e}"))?;
-    // Read both pipes on threads, so a child that prints a lot never blocks on a full pipe.
-    let mut stdout = child.stdout.take().expect("piped");
-    let mut stderr = child.stderr.take().expect("piped");
-    let out_reader = std::thread::spawn(move || {
-        let mut buf = Vec::new();
-        let _ = std::io::Read::read_to_end(&mut stdout, &mut buf);
-        buf
-    });
-    let err_reader = std::thread::spawn(move || {
-        let mut buf = Vec::new();
-        let _ = std::io::Read::read_to_end(&mut stderr, &mut buf);
-        buf
-    });
-    let started = Instant::now();
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(status)) => break status,
-            Ok(None) if started.elapsed() > deadline => {
-                let _ = child.kill();
-                let _ = child.wait();
-                let out = out_reader.join().unwrap_or_default();
-                let err = err_reader.join().unwrap_or_default();
-                return Err(format!(
-                    "timed out after {deadline:?}\nstdout:\n{}\nstderr:\n{}",
-                    String::from_utf8_lossy(&out),
-                    String::from_utf8_lossy(&err)
-                ));
-            }
-            Ok(None) => std::thread::sleep(Duration::from_millis(50)),
-            Err(e) => return Err(e.to_string()),
-        }
-    };
-    Ok(Output {
-        status,
-        stdout: out_reader.join().unwrap_or_default(),
-        stderr: err_reader.join().unwrap_or_default(),
-    })
-}
-
-/// Whether `program --version` runs.
-pub fn has(program: &str) -> bool {
-    Command::new(program)
-        .arg("--version")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success())
-}
-
 /// Judges a package through the line protocol (`docs/protocol.md`), as any other flattener is:
 /// `flatjoin check --implementation IMPLEMENTATION` over the dialect samples and generated cases,
 /// from the repository root with `envs` set. Every oracle must find no violation, the package
@@ -230,7 +164,8 @@ pub fn judge_through_protocol(
     for (key, value) in envs {
         check.env(key, value);
     }
-    let out = run_with_deadline(check, Duration::from_secs(600)).expect("flatjoin check ran");
+    let out =
+        tools::run_with_deadline(check, Duration::from_secs(600)).expect("flatjoin check ran");
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{name} through the protocol:\n{text}");
     let json = std::fs::read_to_string(dir.join("report.json")).expect("JSON results");

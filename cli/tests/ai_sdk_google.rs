@@ -1,4 +1,4 @@
-//! One more real consumer path (issue 12, item 6): an MCP tool list flattened by
+//! One more real consumer path: an MCP tool list flattened by
 //! `flatjoin manifest`, converted by the Vercel AI SDK's Google provider as an AI SDK app does
 //! (`dynamicTool({inputSchema: jsonSchema(..)})`, `generateText` with a Gemini model; the request
 //! body is captured by a local `fetch`, `cli/sdk/ai-sdk/convert.mjs`), then every function
@@ -6,9 +6,10 @@
 //! (`cli/sdk/check.py`, accepted and a fixpoint).
 //!
 //! Pinned: `ai` and `@ai-sdk/google` from `cli/sdk/ai-sdk/package-lock.json` (`npm ci` here when
-//! `node_modules` is missing), the Python SDKs from `cli/sdk/requirements.txt` (the venv of
-//! `tests/support`, shared with the SDK acceptance test). Without Node.js or Python the test fails
-//! under `CI` and says SKIP otherwise.
+//! `node_modules` was not installed from it), the Python SDKs from `cli/sdk/requirements.txt` (the
+//! venv of `tests/support`, shared with the SDK acceptance test). Without Node.js, npm or a Python
+//! that can make a venv the test fails under `CI` and prints a loud warning otherwise
+//! (`support::tools`); a failed `npm ci` or `pip install` fails it.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -18,52 +19,29 @@ use serde_json::{Map, Value, json};
 
 mod support;
 
+use support::tools;
+
 fn here() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf()
 }
 
-fn skip_or_fail(why: &str) {
-    if std::env::var_os("CI").is_some() {
-        panic!("the AI SDK Google provider test cannot run under CI: {why}");
-    }
-    println!("SKIP: {why}; the AI SDK Google provider test did not run");
-    eprintln!("SKIP: {why}; the AI SDK Google provider test did not run");
-}
-
 #[test]
 fn ai_sdk_google_provider_declarations_of_flattened_manifests_pass_google_genai() {
-    if Command::new("node").arg("--version").output().is_err() {
-        return skip_or_fail("node is not installed");
+    if !tools::require(
+        "the AI SDK Google provider test",
+        &[&tools::NODE, &tools::NPM, &tools::PYTHON3_VENV],
+    ) {
+        return;
     }
     let dir = here().join("sdk/ai-sdk");
-    if !dir.join("node_modules/@ai-sdk/google").exists() {
-        let out = Command::new("npm")
-            .args(["ci", "--no-audit", "--no-fund"])
-            .current_dir(&dir)
-            .output()
-            .expect("npm runs");
-        if !out.status.success() {
-            return skip_or_fail(&format!(
-                "npm ci failed: {}",
-                String::from_utf8_lossy(&out.stderr)
-            ));
-        }
-    }
-    let python = match support::install_sdk_venv() {
-        Ok(python) => python,
-        Err(why) => return skip_or_fail(&why),
-    };
+    tools::npm_ci(&dir);
+    let python = support::install_sdk_venv()
+        .unwrap_or_else(|why| panic!("the provider SDKs cannot be installed: {why}"));
     let flatjoin = PathBuf::from(env!("CARGO_BIN_EXE_flatjoin"));
     let manifests_dir = here().join("../corpus/manifests");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&manifests_dir)
-        .expect("corpus/manifests")
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .collect();
-    files.sort();
+    let files = flatjoin_harness::corpus::files(&manifests_dir);
     let mut batch = Map::new();
-    let mut tools = 0usize;
+    let mut tool_count = 0usize;
     for file in &files {
         let out = Command::new(&flatjoin)
             .arg("manifest")
@@ -76,7 +54,7 @@ fn ai_sdk_google_provider_declarations_of_flattened_manifests_pass_google_genai(
             String::from_utf8_lossy(&out.stderr)
         );
         let manifest: Value = serde_json::from_slice(&out.stdout).expect("manifest JSON");
-        tools += manifest["tools"].as_array().map_or(0, Vec::len);
+        tool_count += manifest["tools"].as_array().map_or(0, Vec::len);
         let stem = file.file_stem().and_then(|s| s.to_str()).unwrap_or("?");
         batch.insert(stem.to_owned(), manifest);
     }
@@ -113,8 +91,8 @@ fn ai_sdk_google_provider_declarations_of_flattened_manifests_pass_google_genai(
             }
         })
         .collect();
-    assert_eq!(items.len(), tools, "one declaration per tool");
-    assert!(tools > 150, "only {tools} tools");
+    assert_eq!(items.len(), tool_count, "one declaration per tool");
+    assert!(tool_count > 150, "only {tool_count} tools");
     // The provider sends JSON Schema in `parametersJsonSchema`: the field exists on every one.
     let with_schema = items
         .iter()
@@ -141,7 +119,7 @@ fn ai_sdk_google_provider_declarations_of_flattened_manifests_pass_google_genai(
         .map(|v| format!("{}: {}", v.id, v.error.as_deref().unwrap_or("rejected")))
         .collect();
     println!(
-        "{} manifests, {tools} tools: {} AI SDK declarations ({with_schema} with parametersJsonSchema), {} rejected by google-genai",
+        "{} manifests, {tool_count} tools: {} AI SDK declarations ({with_schema} with parametersJsonSchema), {} rejected by google-genai",
         files.len(),
         items.len(),
         rejected.len()

@@ -58,32 +58,24 @@ fn tmp(name: &str, contents: &str) -> PathBuf {
 fn every_sample_and_manifest_round_trips() {
     let mut count = 0;
     for sub in ["dialects", "manifests"] {
-        let mut stack = vec![corpus(sub)];
-        while let Some(dir) = stack.pop() {
-            for e in std::fs::read_dir(&dir).expect("corpus dir").flatten() {
-                let p = e.path();
-                if p.is_dir() {
-                    stack.push(p);
-                    continue;
-                }
-                let command = if sub == "manifests" {
-                    "manifest"
-                } else {
-                    "flatten"
-                };
-                let out = run(&[command, p.to_str().expect("utf-8 path")], None);
-                assert!(
-                    out.status.success(),
-                    "{}: {}",
-                    p.display(),
-                    String::from_utf8_lossy(&out.stderr)
-                );
-                let v = stdout_json(&out);
-                if sub == "manifests" {
-                    assert!(v["tools"].is_array());
-                }
-                count += 1;
+        for p in flatjoin_harness::corpus::files(&corpus(sub)) {
+            let command = if sub == "manifests" {
+                "manifest"
+            } else {
+                "flatten"
+            };
+            let out = run(&[command, p.to_str().expect("utf-8 path")], None);
+            assert!(
+                out.status.success(),
+                "{}: {}",
+                p.display(),
+                String::from_utf8_lossy(&out.stderr)
+            );
+            let v = stdout_json(&out);
+            if sub == "manifests" {
+                assert!(v["tools"].is_array());
             }
+            count += 1;
         }
     }
     assert!(count >= 50 + 13, "only {count} files");

@@ -4,42 +4,21 @@
 //! the crashing and the hanging ones are recorded and survived; flatjoin itself, through
 //! `serve-protocol` and through both adapters, holds every guarantee.
 //!
-//! Needs Node.js and Python 3: without them the tests fail under `CI` and say SKIP loudly
-//! elsewhere. Nothing is installed: the adapters use nothing beyond the runtimes.
+//! Needs Node.js and Python 3: without them the tests fail under `CI` and print a loud warning
+//! elsewhere (`support::tools`). Nothing is installed: the adapters use nothing beyond the
+//! runtimes.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use serde_json::Value;
 
+mod support;
+
+use support::tools;
+
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-/// Whether `program` runs; a missing one fails under `CI` and prints a loud SKIP elsewhere.
-fn have(program: &str, install: &str) -> bool {
-    if Command::new(program).arg("--version").output().is_ok() {
-        return true;
-    }
-    assert!(
-        std::env::var_os("CI").is_none(),
-        "{program} is not installed, and CI is set: the implementation protocol tests must run in CI ({install})"
-    );
-    eprintln!(
-        "\n\n*** SKIP: {program} is not installed; the implementation protocol tests did not run (install it: {install}) ***\n\n"
-    );
-    false
-}
-
-fn have_node() -> bool {
-    have(
-        "node",
-        "apt-get install nodejs, or https://nodejs.org (Node.js 20)",
-    )
-}
-
-fn have_python() -> bool {
-    have("python3", "apt-get install python3")
 }
 
 /// A fresh scratch folder for one test.
@@ -98,7 +77,7 @@ fn stdout(out: &Output) -> String {
 
 #[test]
 fn the_wrong_flatteners_are_unsound_with_a_shrunk_counterexample_that_replays() {
-    if !have_node() {
+    if !tools::require("the wrong flatteners test", &[&tools::NODE]) {
         return;
     }
     let dir = scratch("wrong");
@@ -194,7 +173,7 @@ fn the_wrong_flatteners_are_unsound_with_a_shrunk_counterexample_that_replays() 
 
 #[test]
 fn a_crashing_and_a_hanging_flattener_are_recorded_and_survived() {
-    if !have_node() {
+    if !tools::require("the crashing and hanging flatteners test", &[&tools::NODE]) {
         return;
     }
     let dir = scratch("crash");
@@ -255,7 +234,10 @@ fn a_crashing_and_a_hanging_flattener_are_recorded_and_survived() {
 
 #[test]
 fn flatjoin_through_serve_protocol_and_both_adapters_holds_every_guarantee() {
-    if !(have_node() && have_python()) {
+    if !tools::require(
+        "flatjoin through serve-protocol and both adapters",
+        &[&tools::NODE, &tools::PYTHON3],
+    ) {
         return;
     }
     let dir = scratch("flatjoin");
@@ -316,7 +298,10 @@ fn flatjoin_through_serve_protocol_and_both_adapters_holds_every_guarantee() {
 
 #[test]
 fn the_adapters_await_async_functions_and_keep_stdout_for_the_protocol() {
-    if !(have_node() && have_python()) {
+    if !tools::require(
+        "the adapters' async and stdout test",
+        &[&tools::NODE, &tools::PYTHON3],
+    ) {
         return;
     }
     let dir = scratch("noisy");

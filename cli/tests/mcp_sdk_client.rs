@@ -5,80 +5,32 @@
 //! the tools of every real manifest in `corpus/manifests` through the proxy (union-server replays
 //! them), so the SDK's validation sees all 182 real tools as the proxy serves them.
 //!
-//! Without `node` it skips with a visible message, except where the environment variable `CI` is
-//! set (as `.ci/run` sets it): there a missing Node.js fails the test. Installs the client's packages with
-//! `npm ci` (from the committed lock file) when `cli/client/node_modules` is missing.
+//! Without Node.js or npm the test fails under `CI` (as `.ci/run` sets it) and prints a loud
+//! warning otherwise (`support::tools`). Installs the client's packages with `npm ci` from the
+//! committed lock file when `cli/client/node_modules` was not installed from it; a failed install
+//! fails the test.
 
 use std::path::Path;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
+use std::time::Duration;
 
-fn run_with_deadline(
-    mut command: Command,
-    deadline: Duration,
-) -> Result<std::process::Output, String> {
-    let mut child = command
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| format!("cannot start {command:?}: {e}"))?;
-    let started = Instant::now();
-    loop {
-        match child.try_wait() {
-            Ok(Some(_)) => return child.wait_with_output().map_err(|e| e.to_string()),
-            Ok(None) if started.elapsed() > deadline => {
-                let _ = child.kill();
-                let out = child.wait_with_output().map_err(|e| e.to_string())?;
-                return Err(format!(
-                    "timed out after {deadline:?}\nstdout:\n{}\nstderr:\n{}",
-                    String::from_utf8_lossy(&out.stdout),
-                    String::from_utf8_lossy(&out.stderr)
-                ));
-            }
-            Ok(None) => std::thread::sleep(Duration::from_millis(50)),
-            Err(e) => return Err(e.to_string()),
-        }
-    }
-}
+mod support;
+
+use support::tools::{self, run_with_deadline};
 
 #[test]
 fn mcp_typescript_sdk_client_through_the_proxy() {
-    if Command::new("node").arg("--version").output().is_err() {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "node is not installed, and CI is set: the MCP TypeScript SDK end-to-end test must run in CI (install Node.js)"
-        );
-        println!("SKIP: node is not installed; the MCP TypeScript SDK end-to-end test did not run");
-        eprintln!(
-            "SKIP: node is not installed; the MCP TypeScript SDK end-to-end test did not run"
-        );
+    if !tools::require(
+        "the MCP TypeScript SDK end-to-end test",
+        &[&tools::NODE, &tools::NPM],
+    ) {
         return;
     }
     let client_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("client");
-    if !client_dir
-        .join("node_modules/@modelcontextprotocol/sdk")
-        .exists()
-    {
-        let mut npm = Command::new("npm");
-        npm.args(["ci", "--no-audit", "--no-fund"])
-            .current_dir(&client_dir);
-        let out = run_with_deadline(npm, Duration::from_secs(300)).expect("npm ci ran");
-        assert!(
-            out.status.success(),
-            "npm ci failed:\n{}\n{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
-    }
+    tools::npm_ci(&client_dir);
     let flatjoin = std::path::PathBuf::from(env!("CARGO_BIN_EXE_flatjoin"));
     let manifests_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/manifests");
-    let mut manifests: Vec<_> = std::fs::read_dir(&manifests_dir)
-        .expect("corpus/manifests")
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .collect();
-    manifests.sort();
+    let manifests = flatjoin_harness::corpus::files(&manifests_dir);
     let mut node = Command::new("node");
     node.arg(client_dir.join("e2e.mjs"))
         .arg(&flatjoin)

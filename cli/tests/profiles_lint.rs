@@ -11,13 +11,7 @@ use serde_json::Value;
 #[test]
 fn lint_findings_over_the_real_manifests() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/manifests");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .expect("corpus/manifests")
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .collect();
-    files.sort();
+    let files = flatjoin_harness::corpus::files(&dir);
     assert_eq!(
         files.len(),
         13,

@@ -21,24 +21,10 @@ fn corpus() -> PathBuf {
 /// Every (name, original input schema) of the dialect samples and the manifests.
 fn inputs() -> Vec<(String, Value)> {
     let mut out = Vec::new();
-    let mut files: Vec<PathBuf> = Vec::new();
-    for dir in ["dialects", "manifests", "spec", "regressions"] {
-        let root = corpus().join(dir);
-        let mut stack = vec![root];
-        while let Some(d) = stack.pop() {
-            let Ok(entries) = std::fs::read_dir(&d) else {
-                continue;
-            };
-            for e in entries.flatten() {
-                let p = e.path();
-                if p.is_dir() {
-                    stack.push(p);
-                } else if p.extension().is_some_and(|x| x == "json") {
-                    files.push(p);
-                }
-            }
-        }
-    }
+    let mut files: Vec<PathBuf> = ["dialects", "manifests", "spec", "regressions"]
+        .into_iter()
+        .flat_map(|dir| flatjoin_harness::corpus::files(&corpus().join(dir)))
+        .collect();
     files.sort();
     for f in files {
         let text = std::fs::read(&f).expect("corpus file readable");

@@ -1,4 +1,4 @@
-//! The providers' own SDK code judges what flatjoin serves (issue 12): `google-genai`'s
+//! The providers' own SDK code judges what flatjoin serves: `google-genai`'s
 //! `types.FunctionDeclaration` for every Gemini export (both `--gemini-field` modes; accepted and a
 //! fixpoint of `model_validate` → `model_dump(by_alias=True, exclude_none=True)`), the OpenAI Agents
 //! SDK's `ensure_strict_json_schema` for every `openai-strict` export (no error, and a fixpoint),
@@ -7,9 +7,9 @@
 //!
 //! An SDK rejection of an export that flatjoin called clean (`export`/`lint` would exit 0) fails
 //! the test. The SDKs are installed here from exact pins (`cli/sdk/requirements.txt`) into a venv
-//! under the target directory (`target/sdk-venv`, reused while the pins are unchanged). Where
-//! Python or the packages cannot be installed, the test fails when `CI` is set and otherwise says
-//! SKIP loudly; it never passes silently. `reports/profiles.md` is checked to be what
+//! under the target directory (`target/sdk-venv`, reused while the pins are unchanged). Without a
+//! Python that can make a venv the tests fail under `CI` and print a loud warning otherwise
+//! (`support::tools`); a failed install fails them. `reports/profiles.md` is checked to be what
 //! `flatjoin lint-report --sdk-python ...` prints with the same SDKs.
 
 use std::path::{Path, PathBuf};
@@ -22,6 +22,8 @@ use serde_json::{Value, json};
 
 mod support;
 
+use support::tools;
+
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
@@ -30,23 +32,17 @@ fn sdk_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("sdk")
 }
 
-/// Fails under `CI`, else prints a visible SKIP and returns `None`.
-fn unavailable(why: &str) -> Option<PathBuf> {
-    if std::env::var_os("CI").is_some() {
-        panic!("the SDK acceptance test cannot run under CI: {why}");
-    }
-    println!("SKIP: {why}; the SDK acceptance test did not run");
-    eprintln!("SKIP: {why}; the SDK acceptance test did not run");
-    None
-}
-
 /// The venv's Python, created and filled from the pinned requirements when missing or stale;
-/// once per test binary (the tests run in parallel and share it).
-fn sdk_python() -> Option<PathBuf> {
+/// once per test binary (the tests run in parallel and share it). `None` when Python cannot make
+/// a venv here (a loud warning, or a failure under `CI`); a failed install fails the test.
+fn sdk_python(test: &str) -> Option<PathBuf> {
     static PYTHON: std::sync::OnceLock<Result<PathBuf, String>> = std::sync::OnceLock::new();
+    if !tools::require(test, &[&tools::PYTHON3_VENV]) {
+        return None;
+    }
     match PYTHON.get_or_init(support::install_sdk_venv) {
         Ok(python) => Some(python.clone()),
-        Err(why) => unavailable(why),
+        Err(why) => panic!("the provider SDKs cannot be installed: {why}"),
     }
 }
 
@@ -54,20 +50,10 @@ fn sdk_python() -> Option<PathBuf> {
 /// their `schema`, dialect samples as they are.
 fn corpus_tools() -> Vec<(String, ToolInput)> {
     let corpus = root().join("corpus");
-    let mut files = Vec::new();
-    for dir in ["dialects", "manifests", "spec", "regressions"] {
-        let mut stack = vec![corpus.join(dir)];
-        while let Some(d) = stack.pop() {
-            for e in std::fs::read_dir(&d).expect("corpus dir").flatten() {
-                let p = e.path();
-                if p.is_dir() {
-                    stack.push(p);
-                } else if p.extension().is_some_and(|x| x == "json") {
-                    files.push(p);
-                }
-            }
-        }
-    }
+    let mut files: Vec<PathBuf> = ["dialects", "manifests", "spec", "regressions"]
+        .into_iter()
+        .flat_map(|dir| flatjoin_harness::corpus::files(&corpus.join(dir)))
+        .collect();
     files.sort();
     let tool = |name: &str, schema: &Value| ToolInput {
         name: name
@@ -152,7 +138,9 @@ fn canaries() -> Vec<Item> {
 
 #[test]
 fn the_providers_sdks_accept_every_clean_export() {
-    let Some(python) = sdk_python() else { return };
+    let Some(python) = sdk_python("the SDK acceptance test") else {
+        return;
+    };
     let judge = Judge {
         python: python.clone(),
         script: sdk_dir().join("check.py"),
@@ -246,7 +234,9 @@ fn the_providers_sdks_accept_every_clean_export() {
 /// SDKs: the "accepted by the official SDK" column comes from the same judge.
 #[test]
 fn the_profiles_report_is_current_with_the_sdk_column() {
-    let Some(python) = sdk_python() else { return };
+    let Some(python) = sdk_python("the check of reports/profiles.md against the SDKs") else {
+        return;
+    };
     let flatjoin = PathBuf::from(env!("CARGO_BIN_EXE_flatjoin"));
     let report = root().join("reports/profiles.md");
     let committed = std::fs::read_to_string(&report).expect("reports/profiles.md");
@@ -284,7 +274,7 @@ fn the_profiles_report_is_current_with_the_sdk_column() {
     assert_eq!(
         fresh.lines().skip(1).collect::<Vec<_>>(),
         committed.lines().skip(1).collect::<Vec<_>>(),
-        "reports/profiles.md is stale: regenerate it with `{command}` (after `cargo test -p flatjoin-e2e --test sdk_acceptance` made the venv)"
+        "reports/profiles.md is stale: regenerate it with `{command}` (after `cargo test -p flatjoin-cli --test sdk_acceptance` made the venv)"
     );
     for profile in Profile::ALL {
         if sdk::check_of(profile).is_some() {

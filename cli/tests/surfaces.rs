@@ -15,14 +15,7 @@ use serde_json::Value;
 
 fn manifests() -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/manifests");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("corpus/manifests exists")
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .collect();
-    files.sort();
-    files
+    flatjoin_harness::corpus::files(&dir)
 }
 
 /// `(tool name, compact JSON of its input schema)` as the MCP proxy serves them.

@@ -1,11 +1,10 @@
 //! The implementation protocol's client and server (`docs/protocol.md`): the messages the
 //! harness writes match their schemas under `protocol/v1/`, the in-process server answers by
 //! them, and the client survives implementations that break the protocol, crash or hang (each
-//! played by a few lines of Python: the test fails under `CI` without `python3`, and says SKIP
-//! loudly elsewhere).
+//! played by a few lines of Python: without `python3` those tests fail under `CI` and print a
+//! loud warning elsewhere, by the rule of `cli/tests/support/tools.rs`).
 
 use std::io::Cursor;
-use std::process::Command;
 use std::time::{Duration, Instant};
 
 use flatjoin::Options;
@@ -13,18 +12,14 @@ use flatjoin_harness::protocol::client::Client;
 use flatjoin_harness::protocol::{self, Answer};
 use serde_json::{Value, json};
 
-fn python() -> Option<&'static str> {
-    if Command::new("python3").arg("--version").output().is_ok() {
-        return Some("python3");
-    }
-    assert!(
-        std::env::var_os("CI").is_none(),
-        "python3 is not installed, and CI is set: the protocol client tests must run in CI (apt-get install python3)"
-    );
-    eprintln!(
-        "\n\n*** SKIP: python3 is not installed; the protocol client tests did not run (install it: apt-get install python3) ***\n\n"
-    );
-    None
+/// The rule for a test that needs an outside program (`python3` here): shared with the CLI's and
+/// the packages' tests.
+#[path = "../../cli/tests/support/tools.rs"]
+mod tools;
+
+/// `python3`, or `None` (a loud warning, or a failure under `CI`) for `test` when it is missing.
+fn python(test: &str) -> Option<&'static str> {
+    tools::require(test, &[&tools::PYTHON3]).then_some("python3")
 }
 
 /// A fake implementation: a Python loop answering `start` properly and each `run` with
@@ -123,7 +118,9 @@ fn the_in_process_server_answers_by_the_schemas() {
 
 #[test]
 fn an_answer_off_the_protocol_is_a_protocol_error_quoting_it_and_the_process_restarts() {
-    let Some(python) = python() else { return };
+    let Some(python) = python("the protocol client's answer-off-the-protocol test") else {
+        return;
+    };
     // The first answer is not JSON, the second has no outcome, the third a wrong seq; then sound.
     let answer = r#"("this is not json" if n == 1 else json.dumps({"seq": seq}) if n == 2 else json.dumps({"seq": seq + 5, "presentation": {}}) if n == 3 else json.dumps({"seq": seq, "presentation": {"type": "object"}}))"#;
     let mut client = Client::new(fake(python, answer), Duration::from_secs(10));
@@ -153,7 +150,9 @@ fn an_answer_off_the_protocol_is_a_protocol_error_quoting_it_and_the_process_res
 
 #[test]
 fn a_crash_and_a_hang_are_recorded_and_the_process_restarted() {
-    let Some(python) = python() else { return };
+    let Some(python) = python("the protocol client's crash-and-hang test") else {
+        return;
+    };
     // Request 1 exits with status 3 (after a line on stderr), request 2 hangs, the rest answer.
     let answer = r#"((sys.stderr.write("boom\n"), sys.stderr.flush(), sys.exit(3)) if n == 1 and "crash" in sys.argv else (time.sleep(60) if n == 1 else json.dumps({"seq": seq, "errored": {"message": "refused"}})))"#;
     let mut command = fake(python, answer);
@@ -195,7 +194,9 @@ fn a_crash_and_a_hang_are_recorded_and_the_process_restarted() {
 
 #[test]
 fn a_start_answer_off_the_protocol_refuses_the_implementation() {
-    let Some(python) = python() else { return };
+    let Some(python) = python("the protocol client's start-answer test") else {
+        return;
+    };
     let command = vec![
         python.to_owned(),
         "-c".to_owned(),

@@ -5,8 +5,8 @@
 //! byte-identity of `flatten` with the `flatjoin flatten` binary on every corpus file and a
 //! generated sample, and the Zod, MCP and AI SDK integrations.
 //!
-//! Without Node.js the test fails under `CI` and prints a loud SKIP otherwise; a failed `npm ci`
-//! is a failure.
+//! Without Node.js or npm the test fails under `CI` and prints a loud warning otherwise
+//! (`support::tools`); a failed `npm ci` is a failure.
 
 use std::path::Path;
 use std::process::Command;
@@ -15,23 +15,18 @@ use std::time::Duration;
 #[path = "../../support.rs"]
 mod support;
 
-const INSTALL: &str = "apt-get install nodejs npm (Node.js 20 or later)";
+use support::tools;
 
 #[test]
 fn node_package_tests() {
-    if !support::has("node") || !support::has("npm") {
-        return support::skip_or_fail::<()>(
-            "the Node.js package test",
-            "node or npm is not installed",
-            INSTALL,
-        )
-        .unwrap_or(());
+    if !tools::require("the Node.js package test", &[&tools::NODE, &tools::NPM]) {
+        return;
     }
     let here = Path::new(env!("CARGO_MANIFEST_DIR"));
     let built = support::build();
     std::fs::copy(&built.node_addon, here.join("flatjoin.node"))
         .expect("copy the addon to flatjoin.node");
-    npm_ci(here);
+    tools::npm_ci(here);
     let files = support::identity_files();
     // The test files by name: what `node --test DIR` means differs between Node.js versions.
     let mut tests: Vec<String> = std::fs::read_dir(here.join("test"))
@@ -48,7 +43,7 @@ fn node_package_tests() {
         .current_dir(here)
         .env("FLATJOIN_CLI", &built.cli)
         .env("FLATJOIN_IDENTITY_FILES", &files);
-    let out = support::run_with_deadline(node, Duration::from_secs(600)).expect("node --test ran");
+    let out = tools::run_with_deadline(node, Duration::from_secs(600)).expect("node --test ran");
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     println!("{stdout}");
@@ -70,25 +65,4 @@ fn node_package_tests() {
         "flatjoin (Node.js package)",
         &[],
     );
-}
-
-/// `npm ci --ignore-scripts` (the addon is built above, not by the package's install script) when
-/// `node_modules` is missing or older than the lock file.
-fn npm_ci(here: &Path) {
-    let lock = std::fs::read_to_string(here.join("package-lock.json")).expect("package-lock.json");
-    let stamp = here.join("node_modules/.flatjoin-package-lock.json");
-    if std::fs::read_to_string(&stamp).is_ok_and(|s| s == lock) {
-        return;
-    }
-    let mut npm = Command::new("npm");
-    npm.args(["ci", "--ignore-scripts", "--no-audit", "--no-fund"])
-        .current_dir(here);
-    let out = support::run_with_deadline(npm, Duration::from_secs(600)).expect("npm ci ran");
-    assert!(
-        out.status.success(),
-        "npm ci failed:\n{}\n{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    std::fs::write(&stamp, lock).expect("write the npm stamp");
 }

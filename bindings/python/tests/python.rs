@@ -6,8 +6,8 @@
 //! flatten` binary on every corpus file and a generated sample, and the Pydantic and MCP
 //! integrations.
 //!
-//! Without Python the test fails under `CI` and prints a loud SKIP otherwise; a failed install
-//! is a failure.
+//! Without a Python that can make a venv the test fails under `CI` and prints a loud warning
+//! otherwise (`support::tools`); a failed install is a failure.
 
 use std::path::Path;
 use std::process::Command;
@@ -16,15 +16,12 @@ use std::time::Duration;
 #[path = "../../support.rs"]
 mod support;
 
+use support::tools;
+
 #[test]
 fn python_package_tests() {
-    if !support::has("python3") {
-        return support::skip_or_fail::<()>(
-            "the Python package test",
-            "python3 is not installed",
-            "apt-get install python3 python3-venv (Python 3.9 or later)",
-        )
-        .unwrap_or(());
+    if !tools::require("the Python package test", &[&tools::PYTHON3_VENV]) {
+        return;
     }
     let here = Path::new(env!("CARGO_MANIFEST_DIR"));
     let built = support::build();
@@ -47,7 +44,7 @@ fn python_package_tests() {
         .env("PYTHONPATH", here.join("python"))
         .env("FLATJOIN_CLI", &built.cli)
         .env("FLATJOIN_IDENTITY_FILES", &files);
-    let out = support::run_with_deadline(pytest, Duration::from_secs(600)).expect("pytest ran");
+    let out = tools::run_with_deadline(pytest, Duration::from_secs(600)).expect("pytest ran");
     let stdout = String::from_utf8_lossy(&out.stdout);
     println!("{stdout}");
     eprintln!("{}", String::from_utf8_lossy(&out.stderr));

@@ -1,9 +1,13 @@
-//! What the SDK end-to-end tests share (`mod support;` in each): the target directory and the venv
+//! What the CLI's end-to-end tests share (`mod support;` in each): the target directory, the venv
 //! of pinned provider SDKs (`cli/sdk/requirements.txt`), made once and reused while the pins are
-//! unchanged.
+//! unchanged, and the rule for a missing Node.js or Python ([`tools`]: fail under `CI`, a loud
+//! warning elsewhere).
+
+#![allow(dead_code)] // each test binary uses its own part
 
 use std::path::{Path, PathBuf};
 
+pub mod tools;
 pub mod venv;
 
 /// The target directory `cargo test` builds into: two levels above the `flatjoin` binary it built
@@ -17,7 +21,7 @@ pub fn target_dir() -> PathBuf {
 }
 
 /// The Python of `target/sdk-venv`, created and filled from the pinned requirements when missing
-/// or stale; `Err` says why it cannot be had.
+/// or stale; `Err` says why it cannot be had (a failure: check [`tools::PYTHON3_VENV`] first).
 pub fn install_sdk_venv() -> Result<PathBuf, String> {
     venv::install_venv(
         &target_dir().join("sdk-venv"),

@@ -1,13 +1,15 @@
 //! A venv under `target/` filled from a pinned requirements file, made once and reused while the
 //! pins are unchanged. Shared by the CLI's SDK tests (`support::install_sdk_venv`) and the
 //! Python package's test (`bindings/python/tests/python.rs`, through `bindings/support.rs`); it
-//! names no crate's binaries, so any test can include it.
+//! names no crate's binaries, so any test can include it. Whether Python can make a venv at all
+//! is `tools::require(.., &[&tools::PYTHON3_VENV])`'s to say (skip or fail); once it can, every
+//! `Err` here is a failure of the test.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The Python of `venv`, created and filled from `requirements` when missing or stale; `Err` says
-/// why it cannot be had (no Python, or a failed install: never a silent skip).
+/// why it cannot be had (no `python3`, no venv, or a failed install: a failure, never a skip).
 pub fn install_venv(venv: &Path, requirements: &Path) -> Result<PathBuf, String> {
     let python = venv.join("bin").join("python");
     let pins = std::fs::read_to_string(requirements)
@@ -16,12 +18,8 @@ pub fn install_venv(venv: &Path, requirements: &Path) -> Result<PathBuf, String>
     if python.exists() && std::fs::read_to_string(&stamp).is_ok_and(|s| s == pins) {
         return Ok(python);
     }
-    let system = ["python3", "python"]
-        .into_iter()
-        .find(|p| Command::new(p).arg("--version").output().is_ok());
-    let Some(system) = system else {
-        return Err("python3 is not installed".into());
-    };
+    // The Python `tools::PYTHON3_VENV` probes.
+    let system = "python3";
     let out = Command::new(system)
         .args(["-m", "venv", "--clear"])
         .arg(venv)

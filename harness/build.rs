@@ -2,10 +2,15 @@
 //! so the `runtime_diff` target and the seed generator carry their schemas with them (a fuzz binary
 //! copied to a ClusterFuzzLite `$OUT` folder has no source tree beside it).
 
+use std::collections::BTreeSet;
 use std::env;
 use std::fmt::Write as _;
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
+
+/// The harness's one corpus walk (`corpus::walk`), which depends on nothing but `std`.
+#[path = "src/corpus/walk.rs"]
+mod walk;
 
 /// The corpus folders whose JSON files are embedded, relative to `corpus/`.
 const FOLDERS: [&str; 3] = ["dialects", "spec", "manifests"];
@@ -17,9 +22,18 @@ fn main() {
     let mut files = Vec::new();
     for folder in FOLDERS {
         let dir = corpus.join(folder);
-        // Watching the folder (not only its files) notices added and removed files.
+        // Watching the folders (not only their files) notices added and removed files.
         println!("cargo::rerun-if-changed={}", dir.display());
-        collect_json(&dir, &mut files);
+        let found = walk::json_files(&dir, &[]);
+        let folders: BTreeSet<_> = found.iter().filter_map(|f| f.parent()).collect();
+        for folder in folders {
+            println!("cargo::rerun-if-changed={}", folder.display());
+        }
+        files.extend(
+            found
+                .iter()
+                .map(|f| f.canonicalize().unwrap_or_else(|_| f.clone())),
+        );
     }
     files.sort();
 
@@ -41,21 +55,5 @@ fn main() {
     let out = PathBuf::from(env::var_os("OUT_DIR").unwrap_or_default()).join("corpus_files.rs");
     if let Err(error) = fs::write(&out, code) {
         panic!("cannot write {}: {error}", out.display());
-    }
-}
-
-/// Pushes every `*.json` file below `dir` (recursively) onto `files`; a missing folder adds nothing.
-fn collect_json(dir: &Path, files: &mut Vec<PathBuf>) {
-    let Ok(entries) = fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            println!("cargo::rerun-if-changed={}", path.display());
-            collect_json(&path, files);
-        } else if path.extension().is_some_and(|ext| ext == "json") {
-            files.push(path.canonicalize().unwrap_or(path));
-        }
     }
 }

@@ -11,6 +11,11 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
+/// The harness's one corpus walk, which depends on nothing but `std` (the benches do not depend
+/// on the harness crate).
+#[path = "../../harness/src/corpus/walk.rs"]
+mod walk;
+
 /// What a corpus file holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CorpusKind {
@@ -102,9 +107,9 @@ pub fn corpus_dir() -> PathBuf {
 /// Loads every `*.json` file under `dir`, recursively, sorted by path. A missing folder is an
 /// empty corpus; a file that does not parse is an error naming it.
 pub fn load_corpus(dir: &Path) -> Result<Corpus, String> {
-    let mut files = Vec::new();
-    collect_json_files(dir, &mut files)?;
-    files.sort();
+    // The JSON-Schema-Test-Suite is a conformance corpus of small keyword tests (and remote
+    // documents), not tool schemas: the harness runs it (`suite.rs`), not the bench.
+    let files = walk::json_files(dir, &["json-schema-test-suite"]);
     let mut corpus = Corpus::default();
     for path in &files {
         let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -127,31 +132,6 @@ pub fn load_corpus(dir: &Path) -> Result<Corpus, String> {
         }
     }
     Ok(corpus)
-}
-
-fn collect_json_files(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
-    let entries = match std::fs::read_dir(dir) {
-        Ok(entries) => entries,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
-        Err(e) => return Err(format!("{}: {e}", dir.display())),
-    };
-    for entry in entries {
-        let path = entry.map_err(|e| format!("{}: {e}", dir.display()))?.path();
-        if path.is_dir() {
-            // The JSON-Schema-Test-Suite is a conformance corpus of small keyword tests (and
-            // remote documents), not tool schemas: the harness runs it (`suite.rs`), not the bench.
-            if path
-                .file_name()
-                .is_some_and(|n| n == "json-schema-test-suite")
-            {
-                continue;
-            }
-            collect_json_files(&path, out)?;
-        } else if path.extension().is_some_and(|e| e == "json") {
-            out.push(path);
-        }
-    }
-    Ok(())
 }
 
 #[cfg(test)]

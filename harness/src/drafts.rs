@@ -180,7 +180,7 @@ fn to_draft4(node: &Value, keep_const: bool) -> Value {
 /// `dependentSchemas`/`dependentRequired` → `dependencies`, `prefixItems` → array `items` (a
 /// schema `items` → `additionalItems`), `$anchor` → a plain-name `$id`, and the keywords draft-07
 /// does not have (`unevaluated*`) dropped.
-pub fn to_draft7(node: &Value) -> Value {
+fn to_draft7(node: &Value) -> Value {
     match node {
         Value::Object(map) => {
             let mut out = Map::new();

@@ -55,12 +55,13 @@ pub fn canonical_text(schema: &Value, forget: Forget) -> String {
 
 /// Whether two schemas are structurally identical (annotations, key order and the order of
 /// `required`/`enum`/`type` ignored, numbers by value).
-pub fn structurally_identical(a: &Value, b: &Value) -> bool {
+#[cfg(test)]
+fn structurally_identical(a: &Value, b: &Value) -> bool {
     canonical_text(a, Forget::default()) == canonical_text(b, Forget::default())
 }
 
 /// A schema with annotations removed, arrays that are sets sorted and numbers normalised.
-pub fn canonical_schema(schema: &Value, forget: Forget) -> Value {
+fn canonical_schema(schema: &Value, forget: Forget) -> Value {
     match schema {
         Value::Object(map) => {
             let mut out = Map::new();

@@ -10,7 +10,7 @@ use std::collections::BTreeSet;
 
 /// Property names drawn for fields: a small pool so that branches collide, including JSON Schema
 /// keywords (SPEC §1: a property *named* `title` is data).
-pub const FIELD_NAMES: [&str; 10] = [
+const FIELD_NAMES: [&str; 10] = [
     "value",
     "tags",
     "data",
@@ -24,10 +24,10 @@ pub const FIELD_NAMES: [&str; 10] = [
 ];
 
 /// Discriminator names. `type` doubles as a field name elsewhere.
-pub const TAG_NAMES: [&str; 3] = ["kind", "type", "op"];
+const TAG_NAMES: [&str; 3] = ["kind", "type", "op"];
 
 /// Annotation texts.
-pub const TEXTS: [&str; 4] = [
+const TEXTS: [&str; 4] = [
     "First text.",
     "Second text.",
     "Label text",
@@ -280,7 +280,7 @@ pub const MAX_BRANCHES: usize = 6;
 /// The most fields of a branch or object that normalisation keeps.
 pub const MAX_FIELDS: usize = 8;
 /// The most definitions normalisation keeps.
-pub const MAX_DEFS: usize = 3;
+const MAX_DEFS: usize = 3;
 
 impl Case {
     /// A copy repaired into a valid discriminated-union case: at least two branches, pairwise

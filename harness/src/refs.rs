@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use serde_json::Value;
 
 /// How many `$ref` hops [`follow`] takes at most (a cycle of references ends there).
-pub const MAX_HOPS: usize = 8;
+const MAX_HOPS: usize = 8;
 
 /// Resolves a local `$ref` against the document root: `#`, a JSON pointer `#/...`
 /// (percent-encoded or not), or a plain-name fragment `#name` — the root resource's

@@ -6,7 +6,7 @@
 
 use serde_json::{Map, Number, Value, json};
 
-use crate::model::{Bare, Branch, Case, Field, Literal, NullStyle, Policy, Shape, Union};
+use crate::model::{Bare, Bound, Branch, Case, Field, Literal, NullStyle, Policy, Shape, Union};
 
 /// A dialect form of one union.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -297,44 +297,8 @@ pub fn shape_schema(shape: &Shape, dialect: Dialect) -> Value {
             min_len,
             max_len,
             email,
-        } => {
-            let mut m = Map::new();
-            m.insert("type".into(), json!("string"));
-            if let Some(n) = min_len {
-                m.insert("minLength".into(), json!(n));
-            }
-            if let Some(n) = max_len {
-                m.insert("maxLength".into(), json!(n));
-            }
-            if *email {
-                m.insert("format".into(), json!("email"));
-            }
-            Value::Object(m)
-        }
-        Shape::Num { integer, min, max } => {
-            let mut m = Map::new();
-            m.insert(
-                "type".into(),
-                json!(if *integer { "integer" } else { "number" }),
-            );
-            if let Some(b) = min {
-                let key = if b.exclusive {
-                    "exclusiveMinimum"
-                } else {
-                    "minimum"
-                };
-                m.insert(key.into(), json!(b.value));
-            }
-            if let Some(b) = max {
-                let key = if b.exclusive {
-                    "exclusiveMaximum"
-                } else {
-                    "maximum"
-                };
-                m.insert(key.into(), json!(b.value));
-            }
-            Value::Object(m)
-        }
+        } => string_schema(*min_len, *max_len, *email),
+        Shape::Num { integer, min, max } => number_schema(*integer, min.as_ref(), max.as_ref()),
         Shape::Bool => json!({"type": "boolean"}),
         Shape::Null => json!({"type": "null"}),
         Shape::Enum(literals) => {
@@ -342,91 +306,150 @@ pub fn shape_schema(shape: &Shape, dialect: Dialect) -> Value {
             json!({"type": literal_type(literals), "enum": values})
         }
         Shape::Const(l) => json!({"type": literal_type(&[*l]), "const": literal_value(*l)}),
-        Shape::Nullable { inner, style } => {
-            let rendered = shape_schema(inner, dialect);
-            let typed = matches!(
-                **inner,
-                Shape::Str { .. }
-                    | Shape::Num { .. }
-                    | Shape::Bool
-                    | Shape::Array { .. }
-                    | Shape::Object { .. }
-            );
-            match (style, rendered) {
-                (NullStyle::TypeArray, Value::Object(mut m)) if typed => {
-                    let t = m.get("type").cloned().unwrap_or(Value::Null);
-                    m.insert("type".into(), json!([t, "null"]));
-                    Value::Object(m)
-                }
-                (_, rendered) => json!({"anyOf": [rendered, {"type": "null"}]}),
-            }
-        }
+        Shape::Nullable { inner, style } => nullable_schema(inner, *style, dialect),
         Shape::Array {
             items,
             min_items,
             max_items,
-        } => {
-            let mut m = Map::new();
-            m.insert("type".into(), json!("array"));
-            m.insert("items".into(), shape_schema(items, dialect));
-            if let Some(n) = min_items {
-                m.insert("minItems".into(), json!(n));
-            }
-            if let Some(n) = max_items {
-                m.insert("maxItems".into(), json!(n));
-            }
-            Value::Object(m)
-        }
-        Shape::Object { fields, policy } => {
-            let mut properties = Map::new();
-            let mut required = Vec::new();
-            for field in fields {
-                properties.insert(field.name.as_str().into(), field_schema(field, dialect));
-                if field.required {
-                    required.push(json!(field.name.as_str()));
-                }
-            }
-            let mut m = Map::new();
-            m.insert("type".into(), json!("object"));
-            m.insert("properties".into(), Value::Object(properties));
-            if !required.is_empty() {
-                m.insert("required".into(), Value::Array(required));
-            }
-            policy_into(policy, dialect, &mut m);
-            Value::Object(m)
-        }
-        Shape::Union(union) => {
-            // A nested union keeps its branches inline in every dialect (Pydantic writes a
-            // `discriminator` beside them); schemars' sibling form is a root-only shape.
-            let dialect = if dialect == Dialect::Schemars {
-                Dialect::Zod4
-            } else {
-                dialect
-            };
-            let branches: Vec<Value> = union
-                .branches
-                .iter()
-                .map(|b| branch_schema(union, b, dialect, &[]))
-                .collect();
-            let mut m = Map::new();
-            if let Some(note) = union.note {
-                m.insert("description".into(), json!(note.as_str()));
-            }
-            m.insert(combinator(dialect).into(), Value::Array(branches));
-            if dialect == Dialect::Pydantic {
-                m.insert(
-                    "discriminator".into(),
-                    json!({"propertyName": union.tag_name()}),
-                );
-            }
-            Value::Object(m)
-        }
+        } => array_schema(items, *min_items, *max_items, dialect),
+        Shape::Object { fields, policy } => object_schema(fields, policy, dialect),
+        Shape::Union(union) => nested_union_schema(union, dialect),
         Shape::Ref(i) => json!({"$ref": format!("#/{}/D{i}", dialect.defs_keyword())}),
         Shape::Any => json!({}),
         Shape::Bare(Bare::MinLength) => json!({"minLength": 2}),
         Shape::Bare(Bare::Minimum) => json!({"minimum": 0}),
         Shape::Bare(Bare::MinItems) => json!({"minItems": 1}),
     }
+}
+
+/// A string schema with its length bounds and `format: "email"`.
+fn string_schema(min_len: Option<u8>, max_len: Option<u8>, email: bool) -> Value {
+    let mut m = Map::new();
+    m.insert("type".into(), json!("string"));
+    if let Some(n) = min_len {
+        m.insert("minLength".into(), json!(n));
+    }
+    if let Some(n) = max_len {
+        m.insert("maxLength".into(), json!(n));
+    }
+    if email {
+        m.insert("format".into(), json!("email"));
+    }
+    Value::Object(m)
+}
+
+/// An integer or number schema with its (exclusive or inclusive) bounds.
+fn number_schema(integer: bool, min: Option<&Bound>, max: Option<&Bound>) -> Value {
+    let mut m = Map::new();
+    m.insert(
+        "type".into(),
+        json!(if integer { "integer" } else { "number" }),
+    );
+    if let Some(b) = min {
+        let key = if b.exclusive {
+            "exclusiveMinimum"
+        } else {
+            "minimum"
+        };
+        m.insert(key.into(), json!(b.value));
+    }
+    if let Some(b) = max {
+        let key = if b.exclusive {
+            "exclusiveMaximum"
+        } else {
+            "maximum"
+        };
+        m.insert(key.into(), json!(b.value));
+    }
+    Value::Object(m)
+}
+
+/// A nullable shape: `"null"` added to the `type` array of a typed inner shape in the type-array
+/// style, else `anyOf: [inner, {type: null}]`.
+fn nullable_schema(inner: &Shape, style: NullStyle, dialect: Dialect) -> Value {
+    let rendered = shape_schema(inner, dialect);
+    let typed = matches!(
+        inner,
+        Shape::Str { .. }
+            | Shape::Num { .. }
+            | Shape::Bool
+            | Shape::Array { .. }
+            | Shape::Object { .. }
+    );
+    match (style, rendered) {
+        (NullStyle::TypeArray, Value::Object(mut m)) if typed => {
+            let t = m.get("type").cloned().unwrap_or(Value::Null);
+            m.insert("type".into(), json!([t, "null"]));
+            Value::Object(m)
+        }
+        (_, rendered) => json!({"anyOf": [rendered, {"type": "null"}]}),
+    }
+}
+
+/// An array schema with `items` and its length bounds.
+fn array_schema(
+    items: &Shape,
+    min_items: Option<u8>,
+    max_items: Option<u8>,
+    dialect: Dialect,
+) -> Value {
+    let mut m = Map::new();
+    m.insert("type".into(), json!("array"));
+    m.insert("items".into(), shape_schema(items, dialect));
+    if let Some(n) = min_items {
+        m.insert("minItems".into(), json!(n));
+    }
+    if let Some(n) = max_items {
+        m.insert("maxItems".into(), json!(n));
+    }
+    Value::Object(m)
+}
+
+/// An object schema: its fields' properties, `required`, and its key policy.
+fn object_schema(fields: &[Field], policy: &Policy, dialect: Dialect) -> Value {
+    let mut properties = Map::new();
+    let mut required = Vec::new();
+    for field in fields {
+        properties.insert(field.name.as_str().into(), field_schema(field, dialect));
+        if field.required {
+            required.push(json!(field.name.as_str()));
+        }
+    }
+    let mut m = Map::new();
+    m.insert("type".into(), json!("object"));
+    m.insert("properties".into(), Value::Object(properties));
+    if !required.is_empty() {
+        m.insert("required".into(), Value::Array(required));
+    }
+    policy_into(policy, dialect, &mut m);
+    Value::Object(m)
+}
+
+/// A union nested in a field: its branches inline in every dialect (Pydantic writes a
+/// `discriminator` beside them); schemars' sibling form is a root-only shape.
+fn nested_union_schema(union: &Union, dialect: Dialect) -> Value {
+    let dialect = if dialect == Dialect::Schemars {
+        Dialect::Zod4
+    } else {
+        dialect
+    };
+    let branches: Vec<Value> = union
+        .branches
+        .iter()
+        .map(|b| branch_schema(union, b, dialect, &[]))
+        .collect();
+    let mut m = Map::new();
+    if let Some(note) = union.note {
+        m.insert("description".into(), json!(note.as_str()));
+    }
+    m.insert(combinator(dialect).into(), Value::Array(branches));
+    if dialect == Dialect::Pydantic {
+        m.insert(
+            "discriminator".into(),
+            json!({"propertyName": union.tag_name()}),
+        );
+    }
+    Value::Object(m)
 }
 
 #[cfg(test)]

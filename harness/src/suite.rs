@@ -43,7 +43,7 @@ impl Remotes {
     pub fn load(suite: &Path) -> Remotes {
         let root = suite.join("remotes");
         let mut docs = HashMap::new();
-        for path in json_files(&root) {
+        for path in crate::corpus::walk::json_files(&root, &[]) {
             let Ok(rel) = path.strip_prefix(&root) else {
                 continue;
             };
@@ -75,26 +75,6 @@ impl jsonschema::Retrieve for Remotes {
             .cloned()
             .ok_or_else(|| format!("{key} is not among the suite's remotes (offline)").into())
     }
-}
-
-fn json_files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&d) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.extension().is_some_and(|e| e == "json") {
-                out.push(path);
-            }
-        }
-    }
-    out.sort();
-    out
 }
 
 /// The judge's draft for a suite folder.
@@ -169,7 +149,7 @@ pub struct SuiteGroup {
 pub fn groups(suite: &Path, draft: &str) -> Vec<SuiteGroup> {
     let root = suite.join("tests").join(draft);
     let mut out = Vec::new();
-    for path in json_files(&root) {
+    for path in crate::corpus::walk::json_files(&root, &[]) {
         let file = path
             .strip_prefix(&root)
             .map(|p| p.to_string_lossy().replace('\\', "/"))

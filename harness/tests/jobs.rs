@@ -54,7 +54,7 @@ fn one_job_and_three_jobs_find_the_same() {
     let per_generator = |r: &CheckResult| {
         r.generators
             .iter()
-            .map(|g| (g.name, g.cases, g.failed_cases, g.oracles.clone()))
+            .map(|g| (g.name.clone(), g.cases, g.failed_cases, g.oracles.clone()))
             .collect::<Vec<_>>()
     };
     assert_eq!(per_generator(&one), per_generator(&three));

@@ -4,6 +4,11 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
+/// The harness's one corpus walk, included as a file: it depends on nothing but `std`, and the
+/// core (tests included) never depends on the harness crate.
+#[path = "../../../harness/src/corpus/walk.rs"]
+mod walk;
+
 /// A validator for `schema`, formats asserted, offline.
 pub fn validator(schema: &Value) -> jsonschema::Validator {
     jsonschema::options()
@@ -45,23 +50,7 @@ pub fn files(sub: &str) -> Vec<PathBuf> {
 }
 
 fn files_below(sub: &str) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![corpus_dir().join(sub)];
-    while let Some(dir) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            continue;
-        };
-        for e in entries.flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "json") {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
+    walk::json_files(&corpus_dir().join(sub), &[])
 }
 
 /// Corpus originals that `jsonschema` refuses for their own declared draft, with the reason.

@@ -1,13 +1,13 @@
 //! The `flatjoin check` driver: a run is a sequence of named phases, each returning its findings
 //! as a [`CheckResult`] that the driver [merges](CheckResult::merge) in order —
 //!
-//! 1. *corpus* ([`replay`]): every corpus file through every applicable oracle;
-//! 2. *suite* ([`replay`]): the official JSON-Schema-Test-Suite, all five drafts;
-//! 3. *model* ([`generated`]): N cases of the typed model's generator from a fixed seed, the
+//! 1. *corpus* (`replay.rs`): every corpus file through every applicable oracle;
+//! 2. *suite* (`replay.rs`): the official JSON-Schema-Test-Suite, all five drafts;
+//! 3. *model* (`generated.rs`): N cases of the typed model's generator from a fixed seed, the
 //!    first counterexample shrunk and written under `corpus/regressions/`;
-//! 4. *open world* ([`generated`]): the open-world generator's cases, the first counterexample
+//! 4. *open world* (`generated.rs`): the open-world generator's cases, the first counterexample
 //!    per oracle shrunk and written;
-//! 5. *report* ([`report`]): `reports/conformance.md`, rendered from the merged result alone.
+//! 5. *report* (`report.rs`): `reports/conformance.md`, rendered from the merged result alone.
 //!
 //! Generated cases alternate the option sets ([`options_for`]: declared reading, permissive
 //! reading, root-only scope), so every guarantee is checked under both readings of open
@@ -16,7 +16,7 @@
 //! Work runs on a pool of [`CheckConfig::jobs`] threads: corpus files and the suite's drafts are
 //! replayed in parallel, and generated case `i` is a function of the seed and `i` alone
 //! ([`crate::draw::case_runner`]), drawn and evaluated on a worker and folded in case order
-//! ([`order`]) — so the counts, the first violation and the report are the same for every number
+//! (`order.rs`) — so the counts, the first violation and the report are the same for every number
 //! of jobs, and the calling thread only folds.
 
 use std::io::IsTerminal;

@@ -123,8 +123,8 @@ pub struct CheckResult {
 /// What one generator's cases found.
 #[derive(Debug, Clone, Default)]
 pub struct GeneratorResult {
-    /// The generator's name.
-    pub name: &'static str,
+    /// The generator's name ([`super::MODEL_GENERATOR`], [`super::OPEN_WORLD_GENERATOR`]).
+    pub name: String,
     /// Cases run.
     pub cases: u32,
     /// Cases on which some oracle failed.
@@ -137,9 +137,9 @@ pub struct GeneratorResult {
 
 impl GeneratorResult {
     /// An empty result of generator `name`.
-    pub(super) fn named(name: &'static str) -> GeneratorResult {
+    pub(super) fn named(name: &str) -> GeneratorResult {
         GeneratorResult {
-            name,
+            name: name.to_owned(),
             ..GeneratorResult::default()
         }
     }

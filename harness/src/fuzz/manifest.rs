@@ -3,14 +3,14 @@
 
 use serde_json::Value;
 
-use crate::fuzz::corpus;
+use crate::fuzz::embedded;
 use crate::fuzz::presentation::option_sets;
-use crate::fuzz::verdict::{CheckResult, Verdict, excerpt, json_text};
+use crate::fuzz::verdict::{TargetResult, Verdict, excerpt, json_text};
 use crate::oracle::{Oracle, Violation};
 
 /// The `manifest_bytes` check: decodes `data` with the core's own depth-checked parser and runs
 /// [`check_manifest`]. Bytes that are not JSON are [`Verdict::Uninteresting`].
-pub fn check_manifest_bytes(data: &[u8]) -> CheckResult {
+pub fn check_manifest_bytes(data: &[u8]) -> TargetResult {
     let Ok(document) = flatjoin::parse(data) else {
         return Ok(Verdict::Uninteresting);
     };
@@ -24,7 +24,7 @@ pub fn check_manifest_bytes(data: &[u8]) -> CheckResult {
 /// - **one-implementation** (SPEC I8): each tool's `inputSchema` in the output is, byte for
 ///   byte, what [`flatjoin::flatten`] makes of that tool's `inputSchema` with the same options, with
 ///   the same diagnostics, and every other field of the manifest is untouched.
-pub fn check_manifest(document: &Value) -> CheckResult {
+fn check_manifest(document: &Value) -> TargetResult {
     let mut verdict = Verdict::Uninteresting;
     for options in option_sets() {
         let Ok(flat) = flatjoin::flatten_manifest(document, &options) else {
@@ -49,7 +49,7 @@ pub fn check_manifest(document: &Value) -> CheckResult {
         // The output with every original `inputSchema` put back must be the input again.
         let mut restored = flat.manifest.clone();
         let mut diagnostics = flat.tools.iter();
-        for (index, tool) in corpus::tools(document).iter().enumerate() {
+        for (index, tool) in embedded::tools(document).iter().enumerate() {
             let Some(schema) = tool.get("inputSchema") else {
                 continue;
             };

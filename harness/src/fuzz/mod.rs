@@ -11,14 +11,14 @@
 //! - [`runtime`]: `runtime_diff`, a corpus schema plus a value → runtime verdict equals plain
 //!   validation, and soundness;
 //! - [`structured`]: `join_structured`, the harness's case model through every harness oracle;
-//! - [`open_world`]: `open_world`, bytes driving the harness's open-world grammar through every
+//! - [`open_grammar`]: `open_world`, bytes driving the harness's open-world grammar through every
 //!   schema-level harness oracle;
 //! - [`regression`]: the regression file format and its replay;
-//! - [`seeds`] and [`corpus`]: seeds for each target, built from the embedded bundled corpus.
+//! - [`seeds`] and [`embedded`]: seeds for each target, built from the embedded bundled corpus.
 
-pub mod corpus;
+pub mod embedded;
 pub mod manifest;
-pub mod open_world;
+pub mod open_grammar;
 pub mod presentation;
 pub mod regression;
 pub mod runtime;
@@ -27,9 +27,9 @@ pub mod structured;
 pub mod verdict;
 
 pub use manifest::check_manifest_bytes;
-pub use open_world::check_open_world_bytes;
+pub use open_grammar::check_open_world_bytes;
 pub use presentation::check_flatten_bytes;
 pub use regression::{Regression, Target};
 pub use runtime::{check_runtime_diff, check_runtime_diff_bytes};
 pub use structured::check_structured_bytes;
-pub use verdict::{CheckResult, Verdict};
+pub use verdict::{TargetResult, Verdict};

@@ -5,7 +5,7 @@ use crate::oracle::{self, Oracle, Outcome, Subject, Violation};
 use flatjoin::{Flattened, OpenBranches, Options, Scope};
 use serde_json::Value;
 
-use crate::fuzz::verdict::{CheckResult, Verdict, excerpt, json_text};
+use crate::fuzz::verdict::{TargetResult, Verdict, excerpt, json_text};
 
 /// Every combination of options a byte target tries: the default first (every site, `declared`),
 /// then the `permissive` reading of open branches (SPEC §2.8), then root-only flattening.
@@ -24,7 +24,7 @@ pub fn options(scope: Scope, open_branches: OpenBranches) -> Options {
 
 /// The `flatten_bytes` check: decodes `data` with the core's own depth-checked parser and runs
 /// [`check_flatten`]. Bytes that are not JSON are [`Verdict::Uninteresting`].
-pub fn check_flatten_bytes(data: &[u8]) -> CheckResult {
+pub fn check_flatten_bytes(data: &[u8]) -> TargetResult {
     let Ok(original) = flatjoin::parse(data) else {
         return Ok(Verdict::Uninteresting);
     };
@@ -47,7 +47,7 @@ pub fn check_flatten_bytes(data: &[u8]) -> CheckResult {
 ///
 /// An error from the core is an answer, not a violation (malformed input must give a typed error);
 /// a panic, a hang or a stack overflow is what the fuzzer is there to catch.
-pub fn check_flatten(original: &Value) -> CheckResult {
+fn check_flatten(original: &Value) -> TargetResult {
     let judgeable = oracle::judge(original).is_ok();
     let mut verdict = Verdict::Uninteresting;
     for (index, options) in option_sets().into_iter().enumerate() {

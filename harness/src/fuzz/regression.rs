@@ -34,7 +34,7 @@ use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 use serde_json::{Map, Value};
 
-use crate::fuzz::verdict::CheckResult;
+use crate::fuzz::verdict::TargetResult;
 use crate::fuzz::{manifest, presentation, runtime, structured};
 
 /// A fuzz target, by the name of its file in `fuzz/fuzz_targets/`.
@@ -79,13 +79,13 @@ impl Target {
     }
 
     /// Runs the target's check on raw fuzzer bytes, exactly as its fuzz target does.
-    pub fn check_bytes(self, data: &[u8]) -> CheckResult {
+    pub fn check_bytes(self, data: &[u8]) -> TargetResult {
         match self {
             Target::JoinStructured => structured::check_structured_bytes(data),
             Target::FlattenBytes => presentation::check_flatten_bytes(data),
             Target::ManifestBytes => manifest::check_manifest_bytes(data),
             Target::RuntimeDiff => runtime::check_runtime_diff_bytes(data),
-            Target::OpenWorld => crate::fuzz::open_world::check_open_world_bytes(data),
+            Target::OpenWorld => crate::fuzz::open_grammar::check_open_world_bytes(data),
         }
     }
 }
@@ -208,7 +208,7 @@ impl Regression {
     }
 
     /// Replays the regression through its target's check.
-    pub fn replay(&self) -> CheckResult {
+    pub fn replay(&self) -> TargetResult {
         match &self.input {
             Input::Bytes(bytes) => self.target.check_bytes(bytes),
             Input::SchemaValue { schema, value } => runtime::check_runtime_diff(schema, value),

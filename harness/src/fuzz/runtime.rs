@@ -7,14 +7,14 @@ use crate::oracle::{self, Oracle, Violation};
 use flatjoin::{OpenBranches, Options, Runtime, Scope};
 use serde_json::Value;
 
-use crate::fuzz::corpus::{self, CorpusSchema};
+use crate::fuzz::embedded::{self, CorpusSchema};
 use crate::fuzz::presentation::options;
-use crate::fuzz::verdict::{CheckResult, Verdict, excerpt};
+use crate::fuzz::verdict::{TargetResult, Verdict, excerpt};
 
 /// One schema compiled for the check: the judge, the runtime and the permissive presentation's
 /// judge. Compiling is most of the cost of a check, so the fuzz target compiles each corpus schema
 /// once ([`prepared_corpus`]); a regression replay compiles its own.
-pub struct Prepared {
+struct Prepared {
     schema: Value,
     plain: jsonschema::Validator,
     runtime: Runtime,
@@ -50,7 +50,7 @@ impl Prepared {
     }
 
     /// Checks one value (see [`check_runtime_diff`]).
-    pub fn check(&self, value: &Value) -> CheckResult {
+    pub fn check(&self, value: &Value) -> TargetResult {
         let context = || {
             format!(
                 "schema {}, value {}",
@@ -115,11 +115,11 @@ impl Prepared {
     }
 }
 
-/// Every schema of [`corpus::schemas`], compiled once per process (`None` where it does not compile).
-pub fn prepared_corpus() -> &'static [Option<Prepared>] {
+/// Every schema of [`embedded::schemas`], compiled once per process (`None` where it does not compile).
+fn prepared_corpus() -> &'static [Option<Prepared>] {
     static PREPARED: OnceLock<Vec<Option<Prepared>>> = OnceLock::new();
     PREPARED.get_or_init(|| {
-        corpus::schemas()
+        embedded::schemas()
             .iter()
             .map(|s| Prepared::new(&s.schema))
             .collect()
@@ -130,22 +130,22 @@ pub fn prepared_corpus() -> &'static [Option<Prepared>] {
 /// corpus schemas, and the rest of the input.
 fn pick(data: &[u8]) -> Option<(usize, &[u8])> {
     let (index, rest) = data.split_first_chunk::<2>()?;
-    let count = corpus::schemas().len();
+    let count = embedded::schemas().len();
     (count > 0).then(|| (usize::from(u16::from_be_bytes(*index)) % count, rest))
 }
 
 /// Decodes a `runtime_diff` input: the first two bytes (big-endian) pick a schema of
-/// [`corpus::schemas`] (modulo their count), the rest is the value, parsed with [`flatjoin::parse`].
+/// [`embedded::schemas`] (modulo their count), the rest is the value, parsed with [`flatjoin::parse`].
 /// `None` when the input is shorter than two bytes, the rest is not JSON, or the corpus is empty.
 pub fn runtime_diff_input(data: &[u8]) -> Option<(&'static CorpusSchema, Value)> {
     let (index, rest) = pick(data)?;
     let value = flatjoin::parse(rest).ok()?;
-    Some((corpus::schemas().get(index)?, value))
+    Some((embedded::schemas().get(index)?, value))
 }
 
 /// The `runtime_diff` check on raw fuzzer bytes: the schema [`runtime_diff_input`] picks, compiled
 /// once ([`prepared_corpus`]), checked on the value by [`Prepared::check`].
-pub fn check_runtime_diff_bytes(data: &[u8]) -> CheckResult {
+pub fn check_runtime_diff_bytes(data: &[u8]) -> TargetResult {
     let Some((index, rest)) = pick(data) else {
         return Ok(Verdict::Uninteresting);
     };
@@ -168,7 +168,7 @@ pub fn check_runtime_diff_bytes(data: &[u8]) -> CheckResult {
 ///   under that reading), by the same judge.
 ///
 /// Schemas that the judge or the runtime will not compile are [`Verdict::Uninteresting`].
-pub fn check_runtime_diff(schema: &Value, value: &Value) -> CheckResult {
+pub fn check_runtime_diff(schema: &Value, value: &Value) -> TargetResult {
     match Prepared::new(schema) {
         Some(prepared) => prepared.check(value),
         None => Ok(Verdict::Uninteresting),

@@ -4,7 +4,7 @@
 use crate::sample::{self, Reading};
 use serde_json::{Value, json};
 
-use crate::fuzz::corpus;
+use crate::fuzz::embedded;
 use crate::fuzz::regression::Target;
 
 /// How many of the harness sampler's values per branch become `runtime_diff` seeds.
@@ -19,9 +19,9 @@ const VALUES_PER_BRANCH: usize = 6;
 ///   values per branch from the harness's sampler (boundaries, literals, absent optionals, extra
 ///   keys) and one wrong-branch mix;
 /// - `join_structured`: see [`crate::fuzz::structured::seeds`] (bytes that decode to varied cases);
-/// - `open_world`: see [`crate::fuzz::open_world::seeds`] (pseudo-random bytes driving the grammar).
+/// - `open_world`: see [`crate::fuzz::open_grammar::seeds`] (pseudo-random bytes driving the grammar).
 pub fn seeds(target: Target) -> Vec<(String, Vec<u8>)> {
-    let schemas = corpus::schemas();
+    let schemas = embedded::schemas();
     let mut seeds = Vec::new();
     match target {
         Target::FlattenBytes => {
@@ -30,11 +30,11 @@ pub fn seeds(target: Target) -> Vec<(String, Vec<u8>)> {
             }
         }
         Target::ManifestBytes => {
-            for (name, bytes) in corpus::manifests() {
+            for (name, bytes) in embedded::manifests() {
                 let Ok(manifest) = serde_json::from_slice::<Value>(bytes) else {
                     continue;
                 };
-                for (index, tool) in corpus::tools(&manifest).iter().enumerate() {
+                for (index, tool) in embedded::tools(&manifest).iter().enumerate() {
                     let one_tool = json!({"tools": [tool]});
                     seeds.push((file_name(name, index), compact(&one_tool)));
                 }
@@ -67,7 +67,7 @@ pub fn seeds(target: Target) -> Vec<(String, Vec<u8>)> {
             }
         }
         Target::JoinStructured => seeds = crate::fuzz::structured::seeds(),
-        Target::OpenWorld => seeds = crate::fuzz::open_world::seeds(),
+        Target::OpenWorld => seeds = crate::fuzz::open_grammar::seeds(),
     }
     seeds
 }

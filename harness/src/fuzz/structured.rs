@@ -17,7 +17,7 @@ use arbitrary::{Arbitrary, Unstructured};
 use flatjoin::{OpenBranches, Options, Scope};
 
 use crate::fuzz::presentation::options;
-use crate::fuzz::verdict::{CheckResult, Verdict};
+use crate::fuzz::verdict::{TargetResult, Verdict};
 
 /// How many seeds [`seeds`] writes.
 const SEED_COUNT: usize = 64;
@@ -26,12 +26,12 @@ const SEED_COUNT: usize = 64;
 /// caps (`MAX_BRANCHES`, `MAX_FIELDS`, `MAX_SHAPE_DEPTH`) still allow cases whose oracles take
 /// seconds under AddressSanitizer; a kilobyte decodes to a case of up to a few dozen fields,
 /// which is where collisions, nesting and every shape of the model already meet.
-pub const MAX_INPUT_BYTES: usize = 1024;
+const MAX_INPUT_BYTES: usize = 1024;
 
 /// Decodes a `join_structured` input the way the fuzz target does: one `bool` (permissive reading
 /// of open branches, SPEC §2.8), then the [`Case`] from the rest of the first
 /// [`MAX_INPUT_BYTES`] bytes, through `arbitrary`.
-pub fn structured_input(data: &[u8]) -> Option<(Case, Options)> {
+fn structured_input(data: &[u8]) -> Option<(Case, Options)> {
     let mut input = Unstructured::new(&data[..data.len().min(MAX_INPUT_BYTES)]);
     let permissive = bool::arbitrary(&mut input).ok()?;
     let case = Case::arbitrary_take_rest(input).ok()?;
@@ -45,7 +45,7 @@ pub fn structured_input(data: &[u8]) -> Option<(Case, Options)> {
 
 /// The `join_structured` check on raw fuzzer bytes: [`structured_input`], then
 /// [`check_structured`] with the input's [`Sweep::for_input`].
-pub fn check_structured_bytes(data: &[u8]) -> CheckResult {
+pub fn check_structured_bytes(data: &[u8]) -> TargetResult {
     let Some((case, options)) = structured_input(data) else {
         return Ok(Verdict::Uninteresting);
     };
@@ -54,7 +54,7 @@ pub fn check_structured_bytes(data: &[u8]) -> CheckResult {
 
 /// Runs the oracles of `sweep` on `case` (normalised by the harness first). A case with no
 /// collision, or on which every oracle was skipped, is [`Verdict::Uninteresting`].
-pub fn check_structured(case: &Case, options: &Options, sweep: Sweep) -> CheckResult {
+fn check_structured(case: &Case, options: &Options, sweep: Sweep) -> TargetResult {
     if !has_collision(&case.normalized()) {
         return Ok(Verdict::Uninteresting);
     }

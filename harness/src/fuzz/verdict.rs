@@ -15,7 +15,7 @@ pub enum Verdict {
 
 /// The result of every check: `Ok` with a [`Verdict`], or the [`Violation`] found (the harness's
 /// one violation type, boxed: it carries the counterexample).
-pub type CheckResult = Result<Verdict, Box<Violation>>;
+pub type TargetResult = Result<Verdict, Box<Violation>>;
 
 /// The compact JSON text of `value`: what "byte-identical" compares (`Value`'s own equality
 /// ignores object key order, which the join promises to keep).

@@ -32,13 +32,13 @@ use crate::render::render;
 use crate::suite;
 
 /// Prefix of an oracle's skip reason when the implementation crashed (or hung) on a request.
-pub const CRASHED: &str = "crashed: ";
+const CRASHED: &str = "crashed: ";
 /// Prefix when it broke the protocol (counted as a crash: the process is restarted).
-pub const PROTOCOL_ERROR: &str = "protocol error: ";
+const PROTOCOL_ERROR: &str = "protocol error: ";
 /// Prefix when it answered `errored`.
-pub const ERRORED: &str = "errored: ";
+const ERRORED: &str = "errored: ";
 /// Prefix when it answered `skipped`.
-pub const SKIPPED: &str = "skipped by the implementation: ";
+const SKIPPED: &str = "skipped by the implementation: ";
 /// The most crash, protocol-error and errored messages kept per implementation.
 const MAX_MESSAGES: usize = 10;
 
@@ -452,7 +452,7 @@ fn reading_options(info: &ImplementationInfo) -> Vec<Options> {
 /// The oracles the suite's schemas are judged by: those the in-process suite part judges the
 /// core by (its valid instances accepted by a presentation that compiles; `crate::suite`), so
 /// flatjoin's findings through the protocol are the in-process ones (SPEC §6 decision 41).
-pub const SUITE_ORACLES: [Oracle; 2] = [Oracle::Soundness, Oracle::PresentationValidity];
+const SUITE_ORACLES: [Oracle; 2] = [Oracle::Soundness, Oracle::PresentationValidity];
 
 /// A fixed input: a corpus file's schema or a suite schema.
 struct Fixed {
@@ -919,7 +919,7 @@ impl Run<'_> {
 }
 
 /// A file name part from an implementation's name.
-pub fn slug(text: &str) -> String {
+fn slug(text: &str) -> String {
     let s: String = text
         .chars()
         .map(|c| {
@@ -941,7 +941,7 @@ pub fn slug(text: &str) -> String {
 /// Writes a counterexample as a corpus case ([`corpus::regression_case`]) at
 /// `<dir>/<implementation>/<oracle>.json`, with the implementation's command and the command
 /// that replays it.
-pub fn write_counterexample(
+fn write_counterexample(
     dir: &Path,
     command: &str,
     target: &Target,

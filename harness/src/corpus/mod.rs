@@ -28,8 +28,13 @@ use std::path::{Path, PathBuf};
 use flatjoin::{OpenBranches, Options, Scope};
 use serde_json::Value;
 
-use crate::identity::{Forget, canonical_text};
 use crate::oracle::{self, Oracle, Outcome, Subject, Violation};
+
+mod case;
+pub mod walk;
+
+pub use case::compare_variant_with;
+use case::{JoinCase, replay_case};
 
 /// The outcomes of replaying one corpus file.
 #[derive(Debug, Clone)]
@@ -40,31 +45,10 @@ pub struct FileReport {
     pub outcomes: Vec<(Oracle, Outcome)>,
 }
 
-/// Every `.json` file under `dir`, sorted, skipping `instances/` (data for the dialect files).
+/// Every `.json` file under `dir`, sorted ([`walk::json_files`]), skipping `instances/` (values
+/// for the dialect files) and `json-schema-test-suite/` (its own format, [`crate::suite`]).
 pub fn files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&d) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                // `instances/` holds values, `json-schema-test-suite/` its own format (`suite.rs`).
-                if path
-                    .file_name()
-                    .is_some_and(|n| n != "instances" && n != "json-schema-test-suite")
-                {
-                    stack.push(path);
-                }
-            } else if path.extension().is_some_and(|e| e == "json") {
-                out.push(path);
-            }
-        }
-    }
-    out.sort();
-    out
+    walk::json_files(dir, &["instances", "json-schema-test-suite"])
 }
 
 /// The options a case file asks for (`{"open_branches": "permissive", "scope": "root"}`);
@@ -134,7 +118,7 @@ fn is_case(v: &Value) -> bool {
 
 /// The known failure a corpus document declares: its `"xfail"` reason (see the module
 /// documentation).
-pub fn known_failure(value: &Value) -> Option<&str> {
+fn known_failure(value: &Value) -> Option<&str> {
     value.get("xfail").and_then(Value::as_str)
 }
 
@@ -371,221 +355,6 @@ fn manifest_violation(manifest: &Value, options: &Options, message: String) -> V
         variant: None,
     }
 }
-
-/// Replays one case of the join-test format: every schema-level oracle under the case's options,
-/// then the case's own expectations.
-pub fn replay_case(case: &Value, base: &Options) -> Vec<(Oracle, Outcome)> {
-    let Some(schema) = case.get("schema") else {
-        return Vec::new();
-    };
-    let description = case
-        .get("description")
-        .and_then(Value::as_str)
-        .unwrap_or("(no description)");
-    let options = with_fault(options_from(case.get("options")), base);
-    let subject = match Subject::prepare(schema, &options) {
-        Ok(Ok(s)) => s,
-        Ok(Err(reason)) => return vec![(Oracle::FlattenAccepts, Outcome::Skipped(reason))],
-        Err(v) => return vec![(Oracle::FlattenAccepts, failed(v))],
-    };
-    let tests: Vec<Value> = case
-        .get("tests")
-        .and_then(Value::as_array)
-        .cloned()
-        .unwrap_or_default();
-    let accepted: Vec<Value> = tests
-        .iter()
-        .filter(|t| t.get("original") == Some(&Value::Bool(true)))
-        // A test the case marks as outside the presentation's promise (the declared reading's
-        // keys of other branches) is not a soundness sample.
-        .filter(|t| t.get("presentation") != Some(&Value::Bool(false)))
-        .filter_map(|t| t.get("data").cloned())
-        .collect();
-    let subject = subject.with_instances(accepted, Vec::new());
-    let mut out = subject.all();
-    let fail = |message: String, data: Option<Value>| {
-        failed(Violation {
-            oracle: Oracle::CorpusExpectations,
-            message: format!("{description}: {message}"),
-            schema: schema.clone(),
-            options: options.clone(),
-            data,
-            variant: None,
-        })
-    };
-    let mut expectation = Outcome::Passed(oracle::Measure {
-        checked: tests.len(),
-        ..oracle::Measure::default()
-    });
-    for test in &tests {
-        let Some(data) = test.get("data") else {
-            continue;
-        };
-        let label = test
-            .get("description")
-            .and_then(Value::as_str)
-            .unwrap_or("test");
-        if let Some(expected) = test.get("original").and_then(Value::as_bool)
-            && subject.original_accepts(data) != expected
-        {
-            expectation = fail(
-                format!(
-                    "{label}: the original's verdict is not {expected} (the corpus case is wrong)"
-                ),
-                Some(data.clone()),
-            );
-            break;
-        }
-        if let Some(expected) = test.get("presentation").and_then(Value::as_bool)
-            && subject.presentation_accepts(data) != expected
-        {
-            expectation = fail(
-                format!(
-                    "{label}: the presentation's verdict is not {expected}; presentation: {}",
-                    subject.flattened.schema
-                ),
-                Some(data.clone()),
-            );
-            break;
-        }
-    }
-    if let Some(expected) = case.get("presentation")
-        && canonical_text(expected, Forget::default())
-            != canonical_text(&subject.flattened.schema, Forget::default())
-    {
-        expectation = fail(
-            format!(
-                "the presentation differs from the expected one (annotations ignored): got {}",
-                subject.flattened.schema
-            ),
-            None,
-        );
-    }
-    if let Some(Value::Object(texts)) = case.get("description_contains") {
-        for (pointer, wanted) in texts {
-            let description = subject
-                .flattened
-                .schema
-                .pointer(pointer)
-                .and_then(|n| n.get("description"))
-                .and_then(Value::as_str)
-                .unwrap_or("");
-            for w in wanted
-                .as_array()
-                .into_iter()
-                .flatten()
-                .filter_map(Value::as_str)
-            {
-                if !description.contains(w) {
-                    expectation = fail(
-                        format!(
-                            "the description at {pointer} ({description:?}) does not contain {w:?}"
-                        ),
-                        None,
-                    );
-                }
-            }
-        }
-    }
-    out.push((Oracle::CorpusExpectations, expectation));
-    for variant in case
-        .get("variants")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-    {
-        let (Some(other), Some(compare)) = (
-            variant.get("schema"),
-            variant.get("compare").and_then(Value::as_str),
-        ) else {
-            continue;
-        };
-        out.push(compare_variant(&subject, other, compare, &options));
-    }
-    out
-}
-
-fn compare_variant(
-    subject: &Subject,
-    other: &Value,
-    compare: &str,
-    options: &Options,
-) -> (Oracle, Outcome) {
-    compare_variant_with(subject, other, compare, options, &oracle::core_present)
-}
-
-/// Compares the presentation of a case's variant (`present`'s) with the case's own, as its
-/// `compare` says (`branch-order-invariance`, `dialect-invariance…`,
-/// `duplicate-branch-invariance`).
-pub fn compare_variant_with(
-    subject: &Subject,
-    other: &Value,
-    compare: &str,
-    options: &Options,
-    present: oracle::Present<'_>,
-) -> (Oracle, Outcome) {
-    let base = &subject.flattened.schema;
-    let (oracle, forget) = match compare {
-        c if c.starts_with(Oracle::Dialect.name()) => (
-            Oracle::Dialect,
-            Forget {
-                alternative_order: false,
-                dialect: true,
-                draft04: false,
-            },
-        ),
-        c if c == Oracle::DuplicateBranch.name() => (Oracle::DuplicateBranch, Forget::default()),
-        _ => (
-            Oracle::BranchOrder,
-            Forget {
-                alternative_order: true,
-                dialect: false,
-                draft04: false,
-            },
-        ),
-    };
-    let violation = |message: String| Violation {
-        oracle,
-        message,
-        schema: subject.original.clone(),
-        options: options.clone(),
-        data: None,
-        variant: Some((compare.to_owned(), other.clone())),
-    };
-    let presented = match present(other, options) {
-        Ok(p) => p,
-        Err(oracle::Unpresented::Failed(e)) => {
-            return (oracle, failed(violation(format!("{e} (on the variant)"))));
-        }
-        Err(oracle::Unpresented::NotJudged(why)) => return (oracle, Outcome::Skipped(why)),
-    };
-    let problem = if oracle == Oracle::DuplicateBranch {
-        let tag = oracle::discriminated_root(&subject.original).map(|u| u.tag);
-        let fresh = oracle::discriminated_root(other)
-            .and_then(|u| u.literals.last().and_then(|l| l.first().cloned()));
-        match (tag, fresh) {
-            (Some(tag), Some(fresh)) => oracle::compare_duplicate(base, &presented, &tag, &fresh),
-            _ => Some("the variant is not a discriminated union with an added branch".into()),
-        }
-    } else if canonical_text(base, forget) != canonical_text(&presented, forget) {
-        Some(format!(
-            "the variant's presentation differs: {presented} vs {base}"
-        ))
-    } else {
-        None
-    };
-    match problem {
-        Some(p) => (oracle, failed(violation(p))),
-        None => (
-            oracle,
-            Outcome::Passed(oracle::Measure {
-                checked: 1,
-                ..oracle::Measure::default()
-            }),
-        ),
-    }
-}
-
 /// A violation as a corpus case: the schema, its options, the counterexample value (with the
 /// verdicts SPEC requires: the original accepts it, so the presentation must), and any variant.
 pub fn regression_case(v: &Violation, found_by: &str) -> Value {
@@ -668,31 +437,17 @@ pub fn inputs(path: &Path) -> Vec<Input> {
     };
     let label = path.display().to_string();
     let case_input = |case: &Value, label: String| -> Option<Input> {
-        let values = case
-            .get("tests")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .filter(|t| t.get("original") == Some(&Value::Bool(true)))
-            .filter(|t| t.get("presentation") != Some(&Value::Bool(false)))
-            .filter_map(|t| t.get("data").cloned())
-            .collect();
-        let variants = case
-            .get("variants")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .filter_map(|v| {
-                let compare = v.get("compare")?.as_str()?.to_owned();
-                Some((compare, v.get("schema")?.clone()))
-            })
-            .collect();
+        let case = JoinCase::read(case)?;
         Some(Input {
             label,
-            schema: case.get("schema")?.clone(),
-            options: Some(options_from(case.get("options"))),
-            values,
-            variants,
+            schema: case.schema.clone(),
+            options: Some(case.options.clone()),
+            values: case.accepted_values(),
+            variants: case
+                .variants
+                .iter()
+                .map(|(compare, schema)| ((*compare).to_owned(), (*schema).clone()))
+                .collect(),
         })
     };
     match &value {

@@ -1,0 +1,408 @@
+//! The oracles that judge one flatten of an input: soundness (dynamic and static), presentation
+//! validity, the object guarantee, structure retained, dedup and no blow-up.
+
+#![allow(
+    clippy::result_large_err,
+    reason = "violations are rare and carry the counterexample"
+)]
+
+use flatjoin::{OpenBranches, Options};
+use jsonschema::canonical::Containment;
+use serde_json::{Value, json};
+
+use super::reading::restrict_declared;
+use super::{Judged, Measure, Oracle, Outcome, Subject, Violation, passed, walk_schemas};
+use crate::drafts::{self, Draft};
+use crate::identity::{Forget, canonical_text};
+use crate::refs;
+
+impl Subject {
+    /// Soundness (SPEC I3), dynamic: every sampled branch value the original accepts is accepted
+    /// by the presentation. Under `declared` the sampler only adds keys no branch declares, which
+    /// is the promised set. Values where boon disagrees with jsonschema on the original are set
+    /// aside as validator disagreements: undefined ones when the original holds a reference cycle
+    /// without progress, the rest listed with their original for triage.
+    pub fn soundness(&self) -> Judged {
+        let mut measure = Measure::default();
+        let mut cyclic = None;
+        for branch in &self.samples {
+            for value in &branch.values {
+                let accepted = self.original_judge.is_valid(value);
+                if let Some(second) = &self.second
+                    && second.is_valid(value) != accepted
+                {
+                    if *cyclic
+                        .get_or_insert_with(|| refs::has_cycle_without_progress(&self.original))
+                    {
+                        measure.undefined_disagreements += 1;
+                    } else {
+                        measure
+                            .disagreements
+                            .push(json!({"original": self.original, "value": value}));
+                    }
+                    continue;
+                }
+                if !accepted {
+                    continue;
+                }
+                measure.checked += 1;
+                if !self.presentation_judge.is_valid(value) {
+                    let why = self
+                        .presentation_judge
+                        .iter_errors(value)
+                        .map(|e| format!("{} at {}", e, e.instance_path()))
+                        .collect::<Vec<_>>()
+                        .join("; ");
+                    let mut v = self.violation(
+                        Oracle::Soundness,
+                        format!(
+                            "a value of branch {} accepted by the original is rejected by the presentation ({why}); presentation: {}",
+                            branch.branch, self.flattened.schema
+                        ),
+                    );
+                    v.data = Some(value.clone());
+                    return Err(v);
+                }
+            }
+        }
+        Ok(Outcome::Passed(measure))
+    }
+
+    /// Presentation validity: the presentation is a valid schema of its draft by the meta-schema
+    /// (`jsonschema::meta`, bundled, nothing fetched), and `boon` compiles it whenever it compiles
+    /// the original. (Checked once in [`Subject::prepare`], where a failure is the violation;
+    /// here it is counted.)
+    pub fn presentation_validity(&self) -> Judged {
+        // A `Subject` exists only when `prepare` found the presentation valid: compiling it
+        // again here would double the oracle's cost and could not answer differently.
+        Ok(passed(1))
+    }
+
+    /// Soundness, static: for each root branch, `jsonschema`'s canonical `covers` must never say the
+    /// presentation fails to contain it. Under `declared`, each open branch is first restricted to
+    /// the keys the reading promises (keys declared by other members of any union become `false`).
+    /// Yes and unknown answers are counted; unsupported schemas count as unknown.
+    pub fn static_soundness(&self) -> Judged {
+        let Some(map) = self.original.as_object() else {
+            return Ok(Outcome::Skipped("the original is not an object".into()));
+        };
+        let keyword = if map.contains_key("oneOf") {
+            "oneOf"
+        } else if map.contains_key("anyOf") {
+            "anyOf"
+        } else {
+            return Ok(Outcome::Skipped("the root is not a union".into()));
+        };
+        let Some(members) = map.get(keyword).and_then(Value::as_array) else {
+            return Ok(Outcome::Skipped("the union keyword is not an array".into()));
+        };
+        // Only a flattened root is a join of its branches; a union that is not a DU passes
+        // through, and with overlapping members (`{"oneOf": [{}, {}]}`) the original does not
+        // contain its own members either (corpus/regressions/flatten_bytes-bcffec09.json).
+        if !self
+            .flattened
+            .diagnostics
+            .flattened
+            .iter()
+            .any(|site| site.pointer.is_empty())
+        {
+            return Ok(Outcome::Skipped("the root union was not flattened".into()));
+        }
+        // The branch documents below keep one member of the union; a reference into the
+        // union's members (`#/oneOf/1/properties/x`) would then point elsewhere or nowhere.
+        let into_members = format!("\"#/{keyword}/");
+        if serde_json::to_string(&self.original).is_ok_and(|t| t.contains(&into_members)) {
+            return Ok(Outcome::Skipped(
+                "a reference points into the root union's members".into(),
+            ));
+        }
+        let canon = |v: &Value| {
+            jsonschema::canonical::options()
+                .should_validate_formats(true)
+                .canonicalize(v)
+        };
+        let mut measure = Measure::default();
+        let Ok(presentation) = canon(&self.flattened.schema) else {
+            measure.static_unknown += members.len();
+            return Ok(Outcome::Passed(measure));
+        };
+        let restricted = match self.options.open_branches {
+            OpenBranches::Declared => restrict_declared(&self.original),
+            OpenBranches::Permissive => self.original.clone(),
+        };
+        for i in 0..members.len() {
+            let mut branch_doc = restricted.clone();
+            if let Some(Value::Array(ms)) = branch_doc.get_mut(keyword)
+                && let Some(member) = ms.get(i).cloned()
+            {
+                *ms = vec![member];
+            }
+            if let Some(obj) = branch_doc.as_object_mut() {
+                obj.remove("discriminator");
+            }
+            let answer = canon(&branch_doc)
+                .ok()
+                .and_then(|b| presentation.covers(&b).ok());
+            match answer {
+                Some(Containment::Yes) => measure.static_yes += 1,
+                Some(Containment::No) => {
+                    let mut v = self.violation(
+                        Oracle::StaticSoundness,
+                        format!(
+                            "covers says the presentation does not contain branch {i}; presentation: {}",
+                            self.flattened.schema
+                        ),
+                    );
+                    v.variant = Some(("branch".into(), branch_doc));
+                    return Err(v);
+                }
+                _ => measure.static_unknown += 1,
+            }
+        }
+        measure.checked = members.len();
+        Ok(Outcome::Passed(measure))
+    }
+
+    /// Object guarantee: a root that is a discriminated union (by the harness's own reading of
+    /// SPEC §1) yields `type: "object"` with no root `oneOf`/`anyOf`.
+    pub fn object_guarantee(&self) -> Judged {
+        if self.du.is_none() {
+            return Ok(Outcome::Skipped(
+                "the root is not a discriminated union".into(),
+            ));
+        }
+        let p = &self.flattened.schema;
+        let is_object = p.get("type") == Some(&json!("object"));
+        let union_left = p.get("oneOf").is_some() || p.get("anyOf").is_some();
+        if !is_object || union_left {
+            return Err(self.violation(
+                Oracle::ObjectGuarantee,
+                format!("the root is a discriminated union but the presentation is not one flat object: {p}"),
+            ));
+        }
+        Ok(passed(1))
+    }
+
+    /// Structure retained (ADR 0205): every node of the presentation that admits arrays keeps an
+    /// `items`/`prefixItems`, and every node that admits objects keeps `properties` (or a key
+    /// policy), unless the original itself has such a bare node.
+    pub fn structure_retained(&self) -> Judged {
+        let bare_in = |schema: &Value| {
+            let mut bare = (false, false);
+            walk_schemas(schema, &mut |node| {
+                let (array, object) = bare_structure(node);
+                bare.0 |= array;
+                bare.1 |= object;
+            });
+            bare
+        };
+        let original = bare_in(&self.original);
+        let mut found: Option<Value> = None;
+        walk_schemas(&self.flattened.schema, &mut |node| {
+            let (array, object) = bare_structure(node);
+            if found.is_none() && ((array && !original.0) || (object && !original.1)) {
+                found = Some(node.clone());
+            }
+        });
+        match found {
+            Some(node) => Err(self.violation(
+                Oracle::StructureRetained,
+                format!(
+                    "the presentation has a bare array/object node {node} (no items/properties) where the original has none; presentation: {}",
+                    self.flattened.schema
+                ),
+            )),
+            None => Ok(passed(1)),
+        }
+    }
+
+    /// Dedup: no `anyOf`/`oneOf` of the presentation holds two structurally identical members
+    /// (unless the original already had such a node), and the core's `dedup` is idempotent, keeps
+    /// one of each identity class and loses none, judged by the harness's own identity.
+    pub fn dedup(&self) -> Judged {
+        self.dedup_of_presentation()?;
+        self.dedup_of_core()
+    }
+
+    /// The first half of [`Subject::dedup`], which judges the presentation alone (so any
+    /// implementation's): no `anyOf`/`oneOf` holds two structurally identical members unless the
+    /// original already had such a node.
+    pub fn dedup_of_presentation(&self) -> Judged {
+        let forget = Forget {
+            draft04: drafts::declared(&self.original) == Draft::Draft4,
+            ..Forget::default()
+        };
+        let duplicated = |schema: &Value| {
+            let mut dup: Option<Value> = None;
+            walk_schemas(schema, &mut |node| {
+                for keyword in ["anyOf", "oneOf"] {
+                    if let Some(Value::Array(members)) = node.get(keyword) {
+                        let mut seen = std::collections::HashSet::new();
+                        for m in members {
+                            if !seen.insert(canonical_text(m, forget)) && dup.is_none() {
+                                dup = Some(node.clone());
+                            }
+                        }
+                    }
+                }
+            });
+            dup
+        };
+        if duplicated(&self.original).is_none()
+            && let Some(node) = duplicated(&self.flattened.schema)
+        {
+            return Err(self.violation(
+                Oracle::Dedup,
+                format!(
+                    "structurally identical alternatives survive in {node}; presentation: {}",
+                    self.flattened.schema
+                ),
+            ));
+        }
+        Ok(passed(1))
+    }
+
+    /// The second half of [`Subject::dedup`]: the core's `dedup` is idempotent, keeps one of
+    /// each identity class and loses none.
+    fn dedup_of_core(&self) -> Judged {
+        // The core's dedup on every property schema of both documents.
+        let mut alternatives = Vec::new();
+        for doc in [&self.original, &self.flattened.schema] {
+            walk_schemas(doc, &mut |node| {
+                if let Some(Value::Object(props)) = node.get("properties") {
+                    alternatives.extend(props.values().take(8).cloned());
+                }
+            });
+        }
+        alternatives.truncate(64);
+        let once = flatjoin::dedup(alternatives.clone());
+        let twice = flatjoin::dedup(once.clone());
+        if once != twice {
+            return Err(self.violation(
+                Oracle::Dedup,
+                "dedup(dedup(x)) differs from dedup(x)".into(),
+            ));
+        }
+        let keys: Vec<String> = once
+            .iter()
+            .map(|a| canonical_text(a, Forget::default()))
+            .collect();
+        let mut unique = keys.clone();
+        unique.sort();
+        unique.dedup();
+        if unique.len() != keys.len() {
+            return Err(self.violation(
+                Oracle::Dedup,
+                "dedup kept two structurally identical alternatives".into(),
+            ));
+        }
+        for a in &alternatives {
+            if !keys.contains(&canonical_text(a, Forget::default())) {
+                return Err(self.violation(
+                    Oracle::Dedup,
+                    format!("dedup lost an alternative with no identical copy kept: {a}"),
+                ));
+            }
+        }
+        Ok(passed(alternatives.len()))
+    }
+
+    /// No blow-up: the presentation has at most as many JSON nodes as the original (definitions
+    /// counted twice, since a branch behind `$ref` may be inlined while its entry stays) plus
+    /// a small constant per property of the presentation.
+    pub fn no_blow_up(&self) -> Judged {
+        let input = node_count(&self.original);
+        let defs: usize = ["$defs", "definitions"]
+            .iter()
+            .filter_map(|k| self.original.get(*k))
+            .map(node_count)
+            .sum();
+        let mut properties = 0usize;
+        walk_schemas(&self.flattened.schema, &mut |node| {
+            if let Some(Value::Object(p)) = node.get("properties") {
+                properties += p.len();
+            }
+        });
+        let output = node_count(&self.flattened.schema);
+        let bound = input + defs + 8 * properties + 16;
+        if output > bound {
+            return Err(self.violation(
+                Oracle::NoBlowUp,
+                format!("the presentation has {output} nodes, more than the bound {bound} (input {input})"),
+            ));
+        }
+        Ok(passed(1))
+    }
+}
+
+/// Whether `presentation` is a valid schema of its declared draft (meta-schema validation, when
+/// `meta_too`: the original is one) and, when `boon_too` (boon compiles the original), whether
+/// boon compiles it.
+pub fn presentation_validity_of(
+    presentation: &Value,
+    meta_too: bool,
+    boon_too: bool,
+) -> Result<(), String> {
+    if meta_too && let Err(e) = jsonschema::meta::validate(presentation) {
+        return Err(format!(
+            "the presentation is not a valid schema of its draft: {e} at {}",
+            e.instance_path()
+        ));
+    }
+    if boon_too {
+        let mut compiler = boon::Compiler::new();
+        compiler.set_default_draft(boon::Draft::V2020_12);
+        let url = "http://flatjoin.invalid/presentation.json";
+        let compiled = compiler
+            .add_resource(url, presentation.clone())
+            .map_err(|e| e.to_string())
+            .and_then(|()| {
+                compiler
+                    .compile(url, &mut boon::Schemas::new())
+                    .map(|_| ())
+                    .map_err(|e| format!("{e:#}"))
+            });
+        if let Err(e) = compiled {
+            return Err(format!(
+                "boon compiles the original but not the presentation: {e}"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// [`Subject::presentation_validity`] on one input: prepared (a presentation the meta-schema
+/// or `boon` rejects is the violation), or skipped when the judge cannot compile the original.
+pub fn presentation_validity(original: &Value, options: &Options) -> Result<Outcome, Violation> {
+    match Subject::prepare(original, options)? {
+        Ok(subject) => subject.presentation_validity(),
+        Err(reason) => Ok(Outcome::Skipped(reason)),
+    }
+}
+
+/// Whether a node admits arrays without `items`/`prefixItems`, and objects without any object
+/// vocabulary.
+fn bare_structure(node: &Value) -> (bool, bool) {
+    let types: Vec<&str> = match node.get("type") {
+        Some(Value::String(t)) => vec![t.as_str()],
+        Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).collect(),
+        _ => Vec::new(),
+    };
+    let has = |k: &str| node.get(k).is_some();
+    let array = types.contains(&"array") && !has("items") && !has("prefixItems");
+    let object = types.contains(&"object")
+        && !has("properties")
+        && !has("additionalProperties")
+        && !has("patternProperties")
+        && !has("$ref")
+        && !has("allOf");
+    (array, object)
+}
+
+fn node_count(value: &Value) -> usize {
+    match value {
+        Value::Object(m) => 1 + m.values().map(node_count).sum::<usize>(),
+        Value::Array(a) => 1 + a.iter().map(node_count).sum::<usize>(),
+        _ => 1,
+    }
+}

@@ -1,0 +1,257 @@
+//! The [`Subject`]: one input flattened once and its judges compiled once, and the oracle sets
+//! it runs.
+
+#![allow(
+    clippy::result_large_err,
+    reason = "violations are rare and carry the counterexample"
+)]
+
+use flatjoin::{Flattened, Options};
+use serde_json::Value;
+
+use super::one_flatten::presentation_validity_of;
+use super::reading::{RootUnion, discriminated_root};
+use super::{Boon, Judged, Oracle, Outcome, Present, Sweep, Violation, judge, violation};
+use crate::sample::{self, Reading};
+
+/// One input prepared for every oracle: flattened once, validators compiled once.
+pub struct Subject {
+    /// The original schema.
+    pub original: Value,
+    /// The options.
+    pub options: Options,
+    /// What `flatten` returned.
+    pub flattened: Flattened,
+    pub(super) original_judge: jsonschema::Validator,
+    pub(super) presentation_judge: jsonschema::Validator,
+    pub(super) second: Option<Boon>,
+    pub(super) samples: Vec<sample::BranchSamples>,
+    pub(super) du: Option<RootUnion>,
+    pub(super) mixes: Vec<Value>,
+}
+
+impl Subject {
+    /// Flattens `original` with `options` and compiles the judges. A flatten error or a
+    /// presentation the judge cannot compile is a violation (a valid schema must flatten into a
+    /// valid schema); an original the judge cannot compile is not the join's fault and is
+    /// reported as a `Skipped` outcome by [`Subject::prepare`].
+    pub fn new(original: &Value, options: &Options) -> Result<Subject, Violation> {
+        match Subject::prepare(original, options) {
+            Ok(Ok(s)) => Ok(s),
+            Ok(Err(reason)) => Err(violation(
+                Oracle::FlattenAccepts,
+                format!("the original is not judgeable: {reason}"),
+                original,
+                options,
+            )),
+            Err(v) => Err(v),
+        }
+    }
+
+    /// Like [`Subject::new`], with an original the judge rejects as `Ok(Err(reason))`.
+    pub fn prepare(
+        original: &Value,
+        options: &Options,
+    ) -> Result<Result<Subject, String>, Violation> {
+        let original_judge = match judge(original) {
+            Ok(j) => j,
+            Err(e) => return Ok(Err(format!("jsonschema cannot compile the original: {e}"))),
+        };
+        let flattened = flatjoin::flatten(original, options).map_err(|e| {
+            violation(
+                Oracle::FlattenAccepts,
+                format!("flatten failed on a schema the validator compiles: {e}"),
+                original,
+                options,
+            )
+        })?;
+        Subject::assemble(original, options, original_judge, flattened)
+    }
+
+    /// Like [`Subject::prepare`] for a presentation some other implementation produced (the
+    /// implementation protocol): no diagnostics come with it, so the root counts as flattened
+    /// when the harness's own reading finds a discriminated union there
+    /// ([`discriminated_root`]) and the presentation's root holds no `oneOf`/`anyOf` (what
+    /// [`Subject::static_soundness`] asks).
+    pub fn presented(
+        original: &Value,
+        options: &Options,
+        presentation: Value,
+    ) -> Result<Result<Subject, String>, Violation> {
+        let original_judge = match judge(original) {
+            Ok(j) => j,
+            Err(e) => return Ok(Err(format!("jsonschema cannot compile the original: {e}"))),
+        };
+        let mut diagnostics = flatjoin::Diagnostics::default();
+        if let Some(du) = discriminated_root(original)
+            && presentation.get("oneOf").is_none()
+            && presentation.get("anyOf").is_none()
+        {
+            diagnostics.flattened.push(flatjoin::FlattenedSite {
+                pointer: String::new(),
+                discriminator: du.tag,
+                branches: du.literals.len(),
+            });
+        }
+        let flattened = Flattened {
+            schema: presentation,
+            diagnostics,
+        };
+        Subject::assemble(original, options, original_judge, flattened)
+    }
+
+    /// The rest of [`Subject::prepare`]: presentation validity, then the judges.
+    fn assemble(
+        original: &Value,
+        options: &Options,
+        original_judge: jsonschema::Validator,
+        flattened: Flattened,
+    ) -> Result<Result<Subject, String>, Violation> {
+        let second = Boon::new(original);
+        // The meta-schema binds the presentation only when the original passes it: a schema
+        // that names a meta-schema nobody can load (`{"$schema": ""}`) compiles but is not a
+        // valid schema of a known draft, and its presentation, which keeps `$schema`, cannot be
+        // either (corpus/regressions/flatten_bytes-81a698f2.json). The original is judged only
+        // when the presentation fails, off the common path.
+        let validity =
+            presentation_validity_of(&flattened.schema, true, second.is_some()).or_else(|why| {
+                if jsonschema::meta::validate(original).is_ok() {
+                    Err(why)
+                } else {
+                    presentation_validity_of(&flattened.schema, false, second.is_some())
+                }
+            });
+        if let Err(why) = validity {
+            return Err(violation(
+                Oracle::PresentationValidity,
+                format!("{why}; presentation: {}", flattened.schema),
+                original,
+                options,
+            ));
+        }
+        let presentation_judge = judge(&flattened.schema).map_err(|e| {
+            violation(
+                Oracle::FlattenAccepts,
+                format!(
+                    "the presentation is not a valid schema ({e}): {}",
+                    flattened.schema
+                ),
+                original,
+                options,
+            )
+        })?;
+        let reading = Reading::from(options.open_branches);
+        Ok(Ok(Subject {
+            original: original.clone(),
+            options: options.clone(),
+            samples: sample::branch_samples(original, reading),
+            du: discriminated_root(original),
+            mixes: Vec::new(),
+            second,
+            flattened,
+            original_judge,
+            presentation_judge,
+        }))
+    }
+
+    /// Adds hand-written values: `values` join the sampled ones (judged by the original first);
+    /// `mixes` (one branch's fields under another branch's discriminator) go to the runtime
+    /// boundary oracle.
+    pub fn with_instances(mut self, values: Vec<Value>, mixes: Vec<Value>) -> Subject {
+        if !values.is_empty() {
+            self.samples.push(sample::BranchSamples {
+                branch: usize::MAX,
+                schema: Value::Bool(true),
+                values,
+            });
+        }
+        self.mixes = mixes;
+        self
+    }
+
+    /// A violation of `oracle` on this subject's original and options.
+    pub(super) fn violation(&self, oracle: Oracle, message: String) -> Violation {
+        violation(oracle, message, &self.original, &self.options)
+    }
+}
+
+impl Subject {
+    /// The widening measure: of values drawn from the presentation that it accepts, the share the
+    /// original rejects (`None` when no value was drawn). Reported, never asserted.
+    pub fn widening(&self) -> Option<f64> {
+        let values = sample::samples(&self.flattened.schema, Reading::Declared);
+        let accepted: Vec<&Value> = values
+            .iter()
+            .filter(|v| self.presentation_judge.is_valid(v))
+            .collect();
+        if accepted.is_empty() {
+            return None;
+        }
+        let rejected = accepted
+            .iter()
+            .filter(|v| !self.original_judge.is_valid(v))
+            .count();
+        #[allow(clippy::cast_precision_loss, reason = "counts are small")]
+        Some(rejected as f64 / accepted.len() as f64)
+    }
+
+    /// Whether the presentation accepts `value` (for corpus expectations).
+    pub fn presentation_accepts(&self, value: &Value) -> bool {
+        self.presentation_judge.is_valid(value)
+    }
+
+    /// Whether the original accepts `value` (for corpus expectations).
+    pub fn original_accepts(&self, value: &Value) -> bool {
+        self.original_judge.is_valid(value)
+    }
+
+    /// Every schema-level oracle, in [`Oracle::ALL`] order.
+    pub fn all(&self) -> Vec<(Oracle, Outcome)> {
+        self.outcomes(Sweep::Full)
+    }
+
+    /// The schema-level oracles of `sweep`, in [`Oracle::ALL`] order.
+    pub fn outcomes(&self, sweep: Sweep) -> Vec<(Oracle, Outcome)> {
+        let run = |r: Judged| r.unwrap_or_else(|v| Outcome::Failed(Box::new(v)));
+        let mut out = vec![
+            (Oracle::Soundness, run(self.soundness())),
+            (
+                Oracle::PresentationValidity,
+                run(self.presentation_validity()),
+            ),
+            (Oracle::StaticSoundness, run(self.static_soundness())),
+            (Oracle::ObjectGuarantee, run(self.object_guarantee())),
+            (Oracle::StructureRetained, run(self.structure_retained())),
+            (Oracle::Dedup, run(self.dedup())),
+        ];
+        if sweep == Sweep::Full {
+            out.push((Oracle::Determinism, run(self.determinism())));
+            out.push((Oracle::OneImplementation, run(self.one_implementation())));
+        }
+        out.push((Oracle::NoBlowUp, run(self.no_blow_up())));
+        out.push((Oracle::RuntimeBoundary, run(self.runtime_boundary())));
+        out
+    }
+
+    /// The schema-level oracles of [`Oracle::IMPLEMENTATION`] on a presentation some
+    /// implementation gave ([`Subject::presented`]); `present` asks it again (determinism,
+    /// idempotence). The model-level invariances are the caller's
+    /// ([`branch_order_invariance_with`] and its siblings).
+    pub fn implementation_outcomes(&self, present: Present<'_>) -> Vec<(Oracle, Outcome)> {
+        let run = |r: Judged| r.unwrap_or_else(|v| Outcome::Failed(Box::new(v)));
+        vec![
+            (Oracle::Soundness, run(self.soundness())),
+            (
+                Oracle::PresentationValidity,
+                run(self.presentation_validity()),
+            ),
+            (Oracle::StaticSoundness, run(self.static_soundness())),
+            (Oracle::ObjectGuarantee, run(self.object_guarantee())),
+            (Oracle::StructureRetained, run(self.structure_retained())),
+            (Oracle::Dedup, run(self.dedup_of_presentation())),
+            (Oracle::Determinism, run(self.determinism_with(present))),
+            (Oracle::Idempotence, run(self.idempotence_with(present))),
+            (Oracle::NoBlowUp, run(self.no_blow_up())),
+        ]
+    }
+}

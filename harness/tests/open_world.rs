@@ -214,7 +214,8 @@ fn the_class_that_joined_to_an_empty_type_list_now_flattens_to_a_valid_presentat
 #[test]
 fn fuzz_bytes_decode_to_cases() {
     let bytes: Vec<u8> = (0..512u32).map(|i| (i * 37 % 251) as u8).collect();
-    let (case, _) = flatjoin_harness::fuzz::open_grammar::case_from_bytes(&bytes).expect("bytes decode to a case");
+    let (case, _) = flatjoin_harness::fuzz::open_grammar::case_from_bytes(&bytes)
+        .expect("bytes decode to a case");
     assert!(case.schema.get("$defs").is_some() || case.schema.get("definitions").is_some());
     assert!(flatjoin_harness::fuzz::open_grammar::case_from_bytes(&[]).is_none());
 }

@@ -7,4 +7,5 @@ mod corpus;
 mod drafts;
 mod guarantees;
 mod oracle;
+mod precision;
 mod regression;

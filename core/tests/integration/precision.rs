@@ -1,0 +1,318 @@
+//! Precision: the presentation is no looser than the rules make it, identification takes exactly
+//! the unions SPEC §1 names, and the documented bounds hold where they stand. Soundness cannot see
+//! looseness, so each test states what the presentation must *reject* (judged by `jsonschema`) or
+//! the exact shape a rule prescribes. Written against the survivors of the mutation run
+//! (`reports/mutants.md`); each test names the rule it pins.
+
+use flatjoin::{OpenBranches, Options, SkipReason, flatten, flatten_owned};
+use serde_json::{Map, Value, json};
+
+use crate::oracle::validator;
+
+/// A branch `{type: object, properties: {kind: {const: tag}, …extra}, required: [kind]}`.
+fn branch(tag: &str, extra: Value) -> Value {
+    let mut props = Map::new();
+    props.insert("kind".into(), json!({"const": tag}));
+    if let Value::Object(extra) = extra {
+        props.extend(extra);
+    }
+    json!({"type": "object", "properties": props, "required": ["kind"]})
+}
+
+fn flat(original: &Value) -> flatjoin::Flattened {
+    let a = flatten(original, &Options::default()).expect("flattens");
+    let b = flatten_owned(original.clone(), &Options::default()).expect("flattens");
+    assert_eq!(
+        a.schema, b.schema,
+        "the two front-ends agree on {original:#}"
+    );
+    a
+}
+
+fn permissive(original: &Value) -> Value {
+    let options = Options::default().with_open_branches(OpenBranches::Permissive);
+    flatten(original, &options).expect("flattens").schema
+}
+
+/// Asserts the presentation accepts what the original accepts among `values` (soundness, judged
+/// by `jsonschema`), and returns it.
+fn assert_sound(original: &Value, presentation: &Value, values: &[Value]) {
+    let (o, p) = (validator(original), validator(presentation));
+    for v in values {
+        if o.is_valid(v) {
+            assert!(p.is_valid(v), "{v} lost by {presentation:#}");
+        }
+    }
+}
+
+/// A branch reached through a chain of `n` bare `$ref`s (`#/$defs/d1` → … → `#/$defs/dn`, the
+/// last one the object branch `b`).
+fn ref_chain(n: usize) -> Value {
+    let mut defs = Map::new();
+    for i in 1..n {
+        defs.insert(
+            format!("d{i}"),
+            json!({"$ref": format!("#/$defs/d{}", i + 1)}),
+        );
+    }
+    defs.insert(format!("d{n}"), branch("b", json!({})));
+    json!({"oneOf": [branch("a", json!({})), {"$ref": "#/$defs/d1"}], "$defs": defs})
+}
+
+/// SPEC §6 decision 14: part collection follows 64 `$ref` steps and stops after; a branch beyond
+/// the bound is unresolvable (rule 1), not followed (and not a cycle either).
+#[test]
+fn part_collection_follows_exactly_64_steps() {
+    let within = flat(&ref_chain(64));
+    assert_eq!(within.diagnostics.flattened.len(), 1, "{:#}", within.schema);
+    assert_eq!(
+        within.schema["properties"]["kind"]["enum"],
+        json!(["a", "b"])
+    );
+    let beyond = flat(&ref_chain(65));
+    assert!(
+        beyond.diagnostics.flattened.is_empty(),
+        "{:#}",
+        beyond.schema
+    );
+    assert_eq!(
+        beyond.diagnostics.skipped.first().map(|s| s.reason.clone()),
+        Some(SkipReason::BranchUnresolvable { branch: 1 })
+    );
+}
+
+/// SPEC §1 rule 2 over several definitions (a branch and its `allOf` member): an empty `enum` is
+/// no literal set, so the other definition decides and the union is flattened.
+#[test]
+fn an_empty_enum_leaves_the_literal_set_to_the_other_definitions() {
+    let mut b = branch("b", json!({}));
+    b["allOf"] = json!([{"properties": {"kind": {"enum": []}}}]);
+    let original = json!({"oneOf": [branch("a", json!({})), b]});
+    let flat = flat(&original);
+    assert_eq!(flat.diagnostics.flattened.len(), 1, "{:#}", flat.schema);
+    assert_eq!(flat.diagnostics.flattened[0].discriminator, "kind");
+    assert_sound(
+        &original,
+        &flat.schema,
+        &[json!({"kind": "a"}), json!({"kind": "b"})],
+    );
+}
+
+/// SPEC §1 rule 2: every definition of the discriminator in a branch must hold the literal; two
+/// that share none leave that branch without a literal set, so there is no discriminator.
+#[test]
+fn definitions_without_a_common_literal_are_no_discriminator() {
+    let mut b = branch("b", json!({}));
+    b["allOf"] = json!([{"properties": {"kind": {"const": "c"}}}]);
+    let original = json!({"oneOf": [branch("a", json!({})), b]});
+    let flat = flat(&original);
+    assert!(flat.diagnostics.flattened.is_empty(), "{:#}", flat.schema);
+    assert_eq!(flat.schema, original);
+    assert_eq!(
+        flat.diagnostics.skipped.first().map(|s| s.reason.clone()),
+        Some(SkipReason::NoDiscriminator)
+    );
+}
+
+/// SPEC §1: of several candidates that fail at the same rule, the reason names the first (the
+/// first branch's property order).
+#[test]
+fn a_tie_between_candidates_names_the_first() {
+    let make = |op: &str, mode: &str| json!({"type": "object", "properties": {"op": {"const": op}, "mode": {"const": mode}}});
+    let original = json!({"oneOf": [make("a", "x"), make("b", "y")]});
+    let flat = flat(&original);
+    assert!(flat.diagnostics.flattened.is_empty());
+    assert_eq!(
+        flat.diagnostics.skipped.first().map(|s| s.reason.clone()),
+        Some(SkipReason::DiscriminatorNotRequired {
+            property: "op".into(),
+            branch: 0
+        })
+    );
+}
+
+/// SPEC §6 decision 7: the discriminator's joined `title` is kept only when every branch's
+/// definition has the same one.
+#[test]
+fn the_discriminator_keeps_a_title_only_when_all_agree() {
+    let titled = |tag: &str, title: &str| {
+        let mut b = branch(tag, json!({}));
+        b["properties"]["kind"]["title"] = json!(title);
+        b
+    };
+    let differ = flat(&json!({"oneOf": [titled("a", "A"), titled("b", "B")]})).schema;
+    assert_eq!(
+        differ["properties"]["kind"].get("title"),
+        None,
+        "{differ:#}"
+    );
+    let agree = flat(&json!({"oneOf": [titled("a", "K"), titled("b", "K")]})).schema;
+    assert_eq!(agree["properties"]["kind"]["title"], "K", "{agree:#}");
+}
+
+/// SPEC §3.3: only a *pure* wrapper is expanded. A schema holding both `oneOf` and `anyOf` asserts
+/// both, so it is kept whole: the joined property still rejects what the `oneOf` rules out.
+#[test]
+fn a_schema_with_both_union_keywords_is_no_wrapper() {
+    let both = json!({
+        "oneOf": [{"type": "string"}, {"type": "integer"}],
+        "anyOf": [{"type": "string"}, {"type": "null"}]
+    });
+    let original = json!({"oneOf": [
+        branch("a", json!({"p": {"type": "string", "minLength": 2}})),
+        branch("b", json!({"p": both}))
+    ]});
+    let flat = flat(&original);
+    let values = [
+        json!({"kind": "a", "p": "xy"}),
+        json!({"kind": "b", "p": "x"}),
+        json!({"kind": "b", "p": null}),
+    ];
+    assert_sound(&original, &flat.schema, &values);
+    let judge = validator(&flat.schema);
+    assert!(
+        !judge.is_valid(&json!({"kind": "b", "p": null})),
+        "{:#}",
+        flat.schema
+    );
+}
+
+/// How many `anyOf` wrappers of one member each stand around the innermost schema.
+fn wrapper_depth(mut schema: &Value) -> usize {
+    let mut n = 0;
+    while let Some(Value::Array(members)) = schema.get("anyOf") {
+        assert_eq!(members.len(), 1, "{schema:#}");
+        schema = &members[0];
+        n += 1;
+    }
+    n
+}
+
+/// SPEC §6 decision 14 (bounds): wrappers are expanded 32 levels deep and no deeper; what is left
+/// stays as written.
+#[test]
+fn wrapper_expansion_stops_after_32_levels() {
+    let mut p = json!({"type": "object", "properties": {"x": {"type": "string"}}});
+    for _ in 0..40 {
+        p = json!({"anyOf": [p]});
+    }
+    assert_eq!(wrapper_depth(&p), 40);
+    let original = json!({"oneOf": [branch("a", json!({"p": p})), branch("b", json!({}))]});
+    let flat = flat(&original);
+    assert_eq!(
+        wrapper_depth(&flat.schema["properties"]["p"]),
+        8,
+        "{:#}",
+        flat.schema["properties"]["p"]
+    );
+}
+
+/// SPEC §2.8 (permissive): an open branch with no pattern and no typed catch-all accepts anything
+/// under an undeclared key; its contribution is `{}` itself, not an empty `allOf`.
+#[test]
+fn an_open_branch_without_catch_all_contributes_the_empty_schema() {
+    let original = json!({"oneOf": [
+        branch("a", json!({"p": {"type": "string"}})),
+        branch("b", json!({})),
+        branch("c", json!({}))
+    ]});
+    let p = permissive(&original);
+    let text = serde_json::to_string(&p["properties"]["p"]).expect("serializes");
+    assert!(!text.contains("allOf"), "{p:#}");
+    assert!(validator(&p).is_valid(&json!({"kind": "b", "p": 1})));
+}
+
+/// The document of the reference tests: an absolute root `$id` and `$anchor`, an embedded
+/// resource (`$id`, `$anchor`) that a union branch and a plain property reference by relative URI,
+/// and a remote reference that is never fetched.
+fn with_resources() -> Value {
+    let mut b = branch("b", json!({}));
+    b["$id"] = json!("b.json");
+    b["$anchor"] = json!("bee");
+    json!({
+        "$id": "https://example.com/schemas/root.json",
+        "$anchor": "top",
+        "type": "object",
+        "properties": {
+            "u": {"oneOf": [branch("a", json!({})), {"$ref": "b.json"}]},
+            "r": {"$ref": "b.json"},
+            "remote": {"$ref": "https://other.example/x.json"}
+        },
+        "$defs": {"b": b}
+    })
+}
+
+/// SPEC §6 decision 15: references are resolved by URI (relative to the root's `$id`), rewritten
+/// to pointers from the root; the identifiers that served only resolution are gone (the embedded
+/// `$id` and every `$anchor`, the root's own anchor too) and the root's base URI stays; a remote
+/// reference stays absolute and is never fetched.
+#[test]
+fn uri_references_become_root_pointers_and_identifiers_go() {
+    let original = with_resources();
+    let flat = flat(&original);
+    let p = &flat.schema;
+    assert_eq!(flat.diagnostics.flattened.len(), 1, "{p:#}");
+    assert_eq!(p["$id"], original["$id"]);
+    assert_eq!(p.get("$anchor"), None, "{p:#}");
+    assert_eq!(p["$defs"]["b"].get("$id"), None, "{p:#}");
+    assert_eq!(p["$defs"]["b"].get("$anchor"), None, "{p:#}");
+    assert_eq!(p["properties"]["r"]["$ref"], "#/$defs/b");
+    assert_eq!(
+        p["properties"]["remote"]["$ref"],
+        "https://other.example/x.json"
+    );
+    assert_eq!(
+        p["properties"]["u"]["properties"]["kind"]["enum"],
+        json!(["a", "b"])
+    );
+}
+
+/// SPEC §6 decision 15: an anchor may stand inside an array (an `allOf` member); its reference
+/// becomes the pointer through the array index.
+#[test]
+fn an_anchor_inside_an_array_is_found() {
+    let mut b = branch("b", json!({}));
+    b["$anchor"] = json!("bee");
+    let original = json!({
+        "$defs": {"wrap": {"allOf": [b]}},
+        "oneOf": [branch("a", json!({})), {"$ref": "#bee"}]
+    });
+    let flat = flat(&original);
+    assert_eq!(flat.diagnostics.flattened.len(), 1, "{:#}", flat.schema);
+    assert_eq!(flat.schema["properties"]["kind"]["enum"], json!(["a", "b"]));
+}
+
+/// `normalize` rewrites only what needs URI resolution, and only when there is a union to
+/// flatten: otherwise the presentation is the input itself, references spelled as written.
+#[test]
+fn references_are_rewritten_only_where_resolution_needs_it() {
+    // No union: the document with its embedded resource comes back unchanged.
+    let mut no_union = with_resources();
+    no_union["properties"]["u"] = json!({"$ref": "b.json"});
+    assert_eq!(flat(&no_union).schema, no_union);
+    let union = json!({"oneOf": [branch("a", json!({})), branch("b", json!({}))]});
+    // No root `$id`: a remote reference (dot segments and all) is not resolved, so not rewritten.
+    let remote = json!({
+        "type": "object",
+        "properties": {"u": union, "r": {"$ref": "https://example.com/a/../b.json"}}
+    });
+    let p = flat(&remote).schema;
+    assert_eq!(
+        p["properties"]["r"]["$ref"],
+        "https://example.com/a/../b.json"
+    );
+    // A root `$id` and only local pointers: nothing needs resolution; the percent-encoded
+    // spelling stays.
+    let local = json!({
+        "$id": "https://example.com/root.json",
+        "type": "object",
+        "properties": {"u": union, "r": {"$ref": "#/%24defs/s"}},
+        "$defs": {"s": {"type": "string"}}
+    });
+    let p = flat(&local).schema;
+    assert_eq!(p["properties"]["r"]["$ref"], "#/%24defs/s", "{p:#}");
+    assert_eq!(
+        p["properties"]["u"]["properties"]["kind"]["enum"],
+        json!(["a", "b"])
+    );
+}

@@ -15,13 +15,14 @@
 #
 # Arguments after `--` go to every pass's `cargo mutants` (e.g. `-F 'in expand_wrappers$'` to judge
 # a few functions only; the summary then counts the others as not judged). JOBS sets `-j`
-# (default 1: the machine is often shared). On 2 idle cores with JOBS=2, `core` takes about 35
+# (default: cargo-mutants' one job; the machine is often shared). On 2 idle cores with JOBS=2, `core` takes about 35
 # minutes, `harness` about 80 s per survivor.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 out=target/mutants
-jobs=${JOBS:-1}
+jobs=()
+[ -z "${JOBS:-}" ] || jobs=(-j "$JOBS")
 # The fault switches: fault selection, and the code under `#[cfg(feature = "fault-injection")]`
 # or behind a fault's flag.
 fault_re="in (faults|fault_is|Projector<'_>::required_keyword|Projector<'_>::all_closed|Digester::map|map_key)\$|faults\\.drop_null"
@@ -51,8 +52,8 @@ run() {
   # Exit code 2 (mutants missed) and 3 (timeouts) are outcomes the summary reports.
   local rc=0
   mkdir -p "$out/$pass"
-  printf '%q ' cargo mutants -j "$jobs" --output "$out/$pass" "$@" "${extra[@]}" > "$out/$pass/command.txt"
-  cargo mutants -j "$jobs" --output "$out/$pass" "$@" "${extra[@]}" || rc=$?
+  printf '%q ' cargo mutants "${jobs[@]}" --output "$out/$pass" "$@" "${extra[@]}" > "$out/$pass/command.txt"
+  cargo mutants "${jobs[@]}" --output "$out/$pass" "$@" "${extra[@]}" || rc=$?
   [ "$rc" -eq 0 ] || [ "$rc" -eq 2 ] || [ "$rc" -eq 3 ]
 }
 

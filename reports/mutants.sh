@@ -52,7 +52,8 @@ run() {
   # Exit code 2 (mutants missed) and 3 (timeouts) are outcomes the summary reports.
   local rc=0
   mkdir -p "$out/$pass"
-  printf '%q ' cargo mutants "${jobs[@]}" --output "$out/$pass" "$@" "${extra[@]}" > "$out/$pass/command.txt"
+  # The command, one argument a line, for the summary.
+  printf '%s\n' cargo mutants "${jobs[@]}" --output "$out/$pass" "$@" "${extra[@]}" > "$out/$pass/command.txt"
   cargo mutants "${jobs[@]}" --output "$out/$pass" "$@" "${extra[@]}" || rc=$?
   [ "$rc" -eq 0 ] || [ "$rc" -eq 2 ] || [ "$rc" -eq 3 ]
 }

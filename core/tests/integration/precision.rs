@@ -316,3 +316,16 @@ fn references_are_rewritten_only_where_resolution_needs_it() {
         json!(["a", "b"])
     );
 }
+
+/// SPEC §3.4: annotations are ignored at every depth, but a property *named* like an annotation
+/// is data: two alternatives that differ only there stay two (the digest `dedup` uses, like the
+/// structural key, strips annotation keywords only).
+#[test]
+fn properties_named_like_annotations_are_not_deduplicated() {
+    let a = json!({"type": "object", "properties": {"title": {"type": "string"}}});
+    let b = json!({"type": "object", "properties": {"title": {"type": "integer"}}});
+    assert_eq!(flatjoin::dedup(vec![a.clone(), b.clone()]), vec![a, b]);
+    let c = json!({"$defs": {"description": {"type": "string"}}, "type": "object"});
+    let d = json!({"$defs": {"description": {"type": "null"}}, "type": "object"});
+    assert_eq!(flatjoin::dedup(vec![c.clone(), d.clone()]), vec![c, d]);
+}

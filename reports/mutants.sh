@@ -69,7 +69,7 @@ for pass in "${passes[@]}"; do
       mapfile -t sel < <(missed_of faults-core)
       if [ ${#sel[@]} -gt 0 ]; then
         run faults-harness --features fault-injection --test-package flatjoin-harness \
-          --cargo-test-arg=--test=faults --timeout 900 "${sel[@]}"
+          --cargo-arg=--test=faults --timeout 900 "${sel[@]}"
       fi ;;
     summary) python3 reports/mutants_summary.py "$out" > reports/mutants.md ;;
     *) echo "reports/mutants.sh: unknown pass $pass" >&2; exit 1 ;;

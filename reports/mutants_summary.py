@@ -26,7 +26,7 @@ PASSES = [
      "cargo mutants --features fault-injection --test-package flatjoin -F <fault switches>"),
     ("faults-harness", "the fault switches faults-core missed, the harness's fault test",
      "cargo mutants --features fault-injection --test-package flatjoin-harness "
-     "--cargo-test-arg=--test=faults -F <each survivor>"),
+     "--cargo-arg=--test=faults -F <each survivor>"),
 ]
 
 # Why a survivor survives: (file regex, name regex, class, note). First match wins.

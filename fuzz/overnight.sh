@@ -14,8 +14,12 @@
 #
 # Toolchain: nightly with AddressSanitizer where `cargo +nightly` works, else stable with
 # `-s none` (cargo-fuzz builds on stable without a sanitizer). Installs cargo-fuzz when missing.
-# Working corpora live in fuzz/corpus/<target>/ (git-ignored); the committed, minimized corpus is
-# fuzz/seeds/<target>/; crashes land in fuzz/artifacts/<target>/ and, minimized, in
+# The build goes through fuzz/coverage-scope.sh, which keeps the judges (the independent
+# validators and the crates only they use) out of the coverage map (SPEC §6 decision 55).
+# Inputs: the seeds `fuzz-corpus seeds` generates from corpus/ (deterministic, made afresh each
+# run, never committed), the hand-picked seeds of fuzz/seeds/<target>/ and the working corpus
+# fuzz/corpus/<target>/ (git-ignored; a full run leaves its -merge=1-minimized corpus there, the
+# smoke leaves it alone). Crashes land in fuzz/artifacts/<target>/ and, minimized, in
 # corpus/regressions/<target>-<hash>.json, which `cargo test` replays on stable.
 # The report records the build time, each target's CPU time (getrusage of its process tree, via
 # /usr/bin/time when present), and coverage and corpus over time (reports/fuzz/timeline.csv and
@@ -93,11 +97,14 @@ cpu_total() { # FILE
 # --- build -----------------------------------------------------------------------------------
 cd "$FUZZ"
 # -O -a: optimized with debug assertions and overflow checks, the same flags as .clusterfuzzlite/build.sh.
-log "building the targets: cargo ${TOOLCHAIN[*]} fuzz build -O -a -s $SANITIZER"
+# RUSTC_WRAPPER scopes the coverage map; the --cfg makes cargo rebuild rather than mix in crates
+# built without the wrapper (cargo does not fingerprint the wrapper). Only this build sees them.
+SCOPE=(env RUSTC_WRAPPER="$FUZZ/coverage-scope.sh" RUSTFLAGS="${RUSTFLAGS:+$RUSTFLAGS }--cfg=flatjoin_coverage_scope")
+log "building the targets: ${SCOPE[*]} cargo ${TOOLCHAIN[*]} fuzz build -O -a -s $SANITIZER"
 if [ -d "$FUZZ/target" ]; then BUILD_KIND=incremental; else BUILD_KIND="cold (no fuzz/target)"; fi
 BUILD_START=$SECONDS
 build_cpu_file=$(mktemp)
-timed "$build_cpu_file" cargo "${TOOLCHAIN[@]}" fuzz build -O -a -s "$SANITIZER"
+timed "$build_cpu_file" "${SCOPE[@]}" cargo "${TOOLCHAIN[@]}" fuzz build -O -a -s "$SANITIZER"
 BUILD_CPU=$(cpu_total "$build_cpu_file")
 rm -f "$build_cpu_file"
 BUILD_SECONDS=$(( SECONDS - BUILD_START ))
@@ -132,12 +139,12 @@ max_len() {
 log "running ${TARGET_LIST[*]} for ${SECONDS_PER_TARGET}s each, $JOBS fork job(s) per target on $CORES cores"
 for target in "${TARGET_LIST[@]}"; do
     mkdir -p "$FUZZ/corpus/$target" "$FUZZ/seeds/$target" "$FUZZ/artifacts/$target"
-    # The smoke fuzzes from the seeds generated from corpus/ only: libFuzzer runs every input it
-    # is given before it fuzzes, and the ~2,000 committed seeds of a structured target at a few
-    # executions per second took the CI smoke ten minutes.
-    seed_dirs=("$FUZZ/seeds/$target")
-    [ "$SMOKE" = 1 ] && seed_dirs=()
-    timed "$WORK/$target.cpu" "$BIN_DIR/$target" "$FUZZ/corpus/$target" ${seed_dirs[@]+"${seed_dirs[@]}"} "$WORK/generated/$target" \
+    # The smoke fuzzes from the generated and hand-picked seeds only, in a scratch corpus:
+    # libFuzzer runs every input it is given before it fuzzes, and a grown working corpus of a
+    # structured target at a few executions per second would take the CI smoke minutes.
+    corpus_dir="$FUZZ/corpus/$target"
+    [ "$SMOKE" = 1 ] && corpus_dir="$WORK/smoke-corpus/$target" && mkdir -p "$corpus_dir"
+    timed "$WORK/$target.cpu" "$BIN_DIR/$target" "$corpus_dir" "$FUZZ/seeds/$target" "$WORK/generated/$target" \
         -dict="$FUZZ/dict" -max_len="$(max_len "$target")" -timeout=20 -rss_limit_mb=2048 \
         -max_total_time="$SECONDS_PER_TARGET" -fork="$JOBS" \
         -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \
@@ -169,7 +176,7 @@ timeline_rows() { # TARGET
 }
 
 # --- corpora: merge and minimize --------------------------------------------------------------
-declare -A COVERAGE FEATURES CORPUS_FILES CORPUS_BYTES
+declare -A COVERAGE FEATURES JOIN_EDGES INSTRUMENTED CORPUS_FILES CORPUS_BYTES
 for target in "${TARGET_LIST[@]}"; do
     if [ "$SMOKE" = 1 ]; then
         COVERAGE[$target]=$(status_field "$WORK/$target.log" cov)
@@ -182,18 +189,19 @@ for target in "${TARGET_LIST[@]}"; do
         "$minimized" "$FUZZ/corpus/$target" "$FUZZ/seeds/$target" "$WORK/generated/$target" \
         >"$WORK/$target.merge.log" 2>&1 || log "$target: merge failed, see the corpus as it is"
     if [ -n "$(ls -A "$minimized")" ]; then
-        rm -rf "$FUZZ/seeds/$target" "$FUZZ/corpus/$target"
-        cp -r "$minimized" "$FUZZ/seeds/$target"
+        rm -rf "$FUZZ/corpus/$target"
         cp -r "$minimized" "$FUZZ/corpus/$target"
     fi
-    # Coverage of the minimized corpus, as libFuzzer counts it when it loads the corpus.
-    "$BIN_DIR/$target" -runs=0 "$FUZZ/seeds/$target" \
+    # Coverage of the minimized corpus, as libFuzzer counts it when it loads the corpus, and the
+    # part of it in the join (functions under core/src/, from -print_coverage=1).
+    "$BIN_DIR/$target" -runs=0 -print_coverage=1 "$FUZZ/corpus/$target" \
         >"$WORK/$target.cov.log" 2>&1 || true
     inited=$(grep -E 'INITED cov:' "$WORK/$target.cov.log" | tail -n 1)
     COVERAGE[$target]=$(awk '{ for (i = 1; i < NF; i++) if ($i == "cov:") print $(i + 1) }' <<<"$inited")
     FEATURES[$target]=$(awk '{ for (i = 1; i < NF; i++) if ($i == "ft:") print $(i + 1) }' <<<"$inited")
-    CORPUS_FILES[$target]=$(find "$FUZZ/seeds/$target" -type f | wc -l)
-    CORPUS_BYTES[$target]=$(du -sb "$FUZZ/seeds/$target" | cut -f1)
+    JOIN_EDGES[$target]=$("$FUZZ/join-edges.sh" <"$WORK/$target.cov.log")
+    CORPUS_FILES[$target]=$(find "$FUZZ/corpus/$target" -type f | wc -l)
+    CORPUS_BYTES[$target]=$(du -sb "$FUZZ/corpus/$target" | cut -f1)
 done
 
 # --- crashes: minimize into corpus/regressions/ -------------------------------------------------
@@ -253,8 +261,8 @@ done
 
 # --- report ----------------------------------------------------------------------------------
 table() {
-    echo "| target | execs | exec/s (mean) | exec/s (last job) | CPU (s) | execs per CPU-second | coverage (edges) | features | corpus (files) | corpus (bytes) | crashes |"
-    echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+    echo "| target | execs | exec/s (mean) | exec/s (last job) | CPU (s) | execs per CPU-second | coverage (edges) | join edges (core/src) | features | corpus (files) | corpus (bytes) | crashes |"
+    echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
     for target in "${TARGET_LIST[@]}"; do
         log_file="$WORK/$target.log"
         execs=$(status_field "$log_file" execs)
@@ -262,9 +270,9 @@ table() {
         mean=$(awk -v n="${execs:-0}" -v s="${seconds:-0}" 'BEGIN { if (s > 0) printf "%.1f", n / s }')
         cpu=$(cpu_total "$WORK/$target.cpu")
         per_cpu=$(awk -v n="${execs:-0}" -v s="${cpu:-0}" 'BEGIN { if (s > 0) printf "%.1f", n / s }')
-        printf '| `%s` | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$target" \
+        printf '| `%s` | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$target" \
             "$execs" "$mean" "$(status_field "$log_file" exec/s)" "$cpu" "$per_cpu" \
-            "${COVERAGE[$target]:-}" "${FEATURES[$target]:-$(status_field "$log_file" ft)}" \
+            "${COVERAGE[$target]:-}" "${JOIN_EDGES[$target]:-}" "${FEATURES[$target]:-$(status_field "$log_file" ft)}" \
             "${CORPUS_FILES[$target]:-$(status_field "$log_file" corp)}" "${CORPUS_BYTES[$target]:-}" \
             "${NEW_CRASHES[$target]}"
     done
@@ -315,8 +323,10 @@ if [ -n "$REPORT" ]; then
             echo "Smoke run: coverage, features and corpus are libFuzzer's last status line; no corpus was merged."
         else
             echo "Coverage (edges) and features are those of the minimized corpus (\`-merge=1\` of the working"
-            echo "corpus, the committed seeds and the seeds generated from \`corpus/\`), which is what"
-            echo "\`fuzz/seeds/<target>/\` now holds."
+            echo "corpus, the hand-picked seeds and the seeds generated from \`corpus/\`), which is what"
+            echo "\`fuzz/corpus/<target>/\` (git-ignored) now holds. Coverage counts instrumented edges only:"
+            echo "the judges are outside the map (\`fuzz/Cargo.toml\`). Join edges are the covered/instrumented"
+            echo "edges of functions under \`core/src/\` (\`-print_coverage=1\`, \`fuzz/join-edges.sh\`)."
         fi
         echo "Crashes are the artifacts written during this run; one regression is saved per failure class."
         echo

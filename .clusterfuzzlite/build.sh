@@ -15,10 +15,8 @@
 PROJECT_DIR=$SRC/flatjoin
 cd "$PROJECT_DIR/fuzz"
 
-# Optimized, with debug assertions and overflow checks, through the rustc wrapper that keeps the
-# judges out of the coverage map (SPEC §6 decision 55): the build fuzz/overnight.sh makes too.
-RUSTC_WRAPPER="$PROJECT_DIR/fuzz/coverage-scope.sh" RUSTFLAGS="${RUSTFLAGS:+$RUSTFLAGS }--cfg=flatjoin_coverage_scope" \
-    cargo fuzz build -O --debug-assertions
+# Optimized, with debug assertions and overflow checks (the flags fuzz/overnight.sh uses too).
+cargo fuzz build -O --debug-assertions
 
 # The seed generator is an ordinary program of the root workspace, built without the fuzzing
 # RUSTFLAGS the builder image sets, into its own target directory ($FUZZ_CORPUS: one already built).

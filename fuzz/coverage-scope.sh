@@ -12,7 +12,8 @@
 # is instrumented where it is instantiated: a `serde_json` function monomorphized inside
 # `jsonschema` stays out, one inside the core stays in.
 #
-# Used by fuzz/overnight.sh and .clusterfuzzlite/build.sh; by hand:
+# Opt-in until its before/after measurement is in reports/fuzz.md: FUZZ_COVERAGE_SCOPE=1
+# fuzz/overnight.sh uses it; by hand:
 #   RUSTC_WRAPPER=$PWD/fuzz/coverage-scope.sh RUSTFLAGS=--cfg=flatjoin_coverage_scope \
 #       cargo +nightly fuzz build -O -a
 # The `--cfg` is the part cargo sees (it does not fingerprint the wrapper): a build without it

@@ -25,6 +25,9 @@ enum Command {
     Validate(cli::validate::ValidateArgs),
     /// Run the conformance harness: replay the corpus and generated cases through every oracle.
     Check(cli::check::CheckArgs),
+    /// Merge the results of `flatjoin check --shard K/N --results-json FILE` (every K of N) into
+    /// the report the unsharded run writes, and its JSON and JUnit results.
+    CheckMerge(cli::check_merge::CheckMergeArgs),
     /// Check tools against a provider profile: what the provider would reject, and the fix.
     Lint(cli::lint::LintArgs),
     /// Per profile, how many tools pass lint before and after lowering (a markdown table).
@@ -46,6 +49,7 @@ fn main() -> ExitCode {
         Command::Manifest(args) => cli::flatten::run_manifest(&args),
         Command::Validate(args) => cli::validate::run(&args),
         Command::Check(args) => cli::check::run(&args),
+        Command::CheckMerge(args) => cli::check_merge::run(&args),
         Command::Lint(args) => cli::lint::run(&args),
         Command::LintReport(args) => cli::lint::run_report(&args),
         Command::Export(args) => cli::export::run(&args),

@@ -22,4 +22,5 @@ pub mod protocol;
 pub mod refs;
 pub mod render;
 pub mod sample;
+pub mod shard;
 pub mod suite;

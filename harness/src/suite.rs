@@ -194,7 +194,7 @@ pub fn groups(suite: &Path, draft: &str) -> Vec<SuiteGroup> {
 }
 
 /// Counts of one part.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct PartCounts {
     /// Schemas (or wrapped schemas) run.
     pub schemas: usize,
@@ -211,8 +211,9 @@ pub struct PartCounts {
     pub failures: Vec<String>,
 }
 
-/// What the suite corpus found for one draft.
-#[derive(Debug, Clone, Default)]
+/// What the suite corpus found for one draft (serialized as is in `flatjoin check`'s results
+/// file, [`crate::shard::Results`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct SuiteReport {
     /// The draft folder.
     pub draft: String,

@@ -1,13 +1,28 @@
 //! `flatjoin check`: the conformance run (corpus replay, generated cases, per-oracle summary,
-//! `reports/conformance.md`, shrunk counterexamples under `corpus/regressions/`).
+//! `reports/conformance.md`, shrunk counterexamples under `corpus/regressions/`), whole or one
+//! shard of it, with its results as JSON and JUnit XML (SPEC §6 decisions 58–60).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use clap::Args;
+use clap::{Args, ValueEnum};
 
-use flatjoin_harness::check::{self, CheckConfig};
+use flatjoin_harness::check::{self, CheckConfig, CheckResult};
 use flatjoin_harness::protocol::run::shell_quote;
+use flatjoin_harness::shard::{self, Results, Shard};
+
+/// What `flatjoin check` prints on stdout when it is done.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// The per-oracle table ending in `N passed, M failed` (progress lines before it).
+    Text,
+    /// The Markdown report (`reports/conformance.md`'s text).
+    Markdown,
+    /// The results file (`--results-json`'s text).
+    Json,
+    /// The JUnit XML (`--junit`'s text).
+    Junit,
+}
 
 /// Arguments of `flatjoin check`.
 #[derive(Args, Debug)]
@@ -51,16 +66,79 @@ pub struct CheckArgs {
     /// Open-world cases (default: a quarter of `--cases`).
     #[arg(long, value_name = "N")]
     pub open_world_cases: Option<u32>,
+    /// Run shard K of N (1-based: K in 1..=N, as `cargo nextest run --partition count:K/N`):
+    /// every N-th corpus file, suite draft and generated case index, starting at position K-1.
+    /// The N shards of one seed run exactly the unsharded run's cases; `flatjoin check-merge`
+    /// writes their report. A shard writes no report unless `--report` is given.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<Shard>,
+    /// Write the results as JSON (schema `protocol/check-results.schema.json`): counts per
+    /// oracle and source, every finding with its counterexample, and what `check-merge` reads.
+    #[arg(long, value_name = "FILE")]
+    pub results_json: Option<PathBuf>,
+    /// Write the results as JUnit XML: one test case per oracle and source, a failure carrying
+    /// the shrunk counterexample.
+    #[arg(long, value_name = "FILE")]
+    pub junit: Option<PathBuf>,
+    /// What to print on stdout at the end (progress then goes to stderr unless `text`).
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+}
+
+/// The flags that choose only a shard or where the output goes: left out of the command the
+/// reports name, so the shards of a run and the unsharded run name the same command (SPEC §6
+/// decision 59). Each with whether it takes a value (`--report`'s is optional).
+const OUTPUT_FLAGS: [(&str, bool); 5] = [
+    ("--shard", true),
+    ("--results-json", true),
+    ("--junit", true),
+    ("--format", true),
+    ("--report", false),
+];
+
+/// `flatjoin` and `args`, without [`OUTPUT_FLAGS`], quoted as a shell needs them.
+pub fn report_command(args: &[String]) -> String {
+    let mut words = vec!["flatjoin".to_owned()];
+    let mut rest = args.iter().peekable();
+    while let Some(arg) = rest.next() {
+        let flag = OUTPUT_FLAGS
+            .iter()
+            .find(|(name, _)| arg == name || arg.starts_with(&format!("{name}=")));
+        match flag {
+            Some((name, required)) if arg == name => {
+                // `--report` takes its value only when one follows.
+                if *required || rest.peek().is_some_and(|next| !next.starts_with('-')) {
+                    rest.next();
+                }
+            }
+            Some(_) => {}
+            None => words.push(shell_quote(arg)),
+        }
+    }
+    words.join(" ")
+}
+
+/// Writes `text` to `path`, creating its folder.
+pub fn write_output(path: &Path, text: &str) -> Result<(), String> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// Runs `flatjoin check`: exit 0 when every oracle held, 1 on any violation.
 pub fn run(args: &CheckArgs) -> Result<ExitCode, String> {
     // Words quoted as a shell needs them (`--implementation 'node run.mjs f.mjs#fn'`), so the
     // reports' headers can be pasted back.
-    let command = std::iter::once("flatjoin".to_owned())
-        .chain(std::env::args().skip(1).map(|a| shell_quote(&a)))
-        .collect::<Vec<_>>()
-        .join(" ");
+    let argv: Vec<String> = std::env::args().skip(1).collect();
+    let command = if args.implementation.is_empty() {
+        report_command(&argv)
+    } else {
+        std::iter::once("flatjoin".to_owned())
+            .chain(argv.iter().map(|a| shell_quote(a)))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
     let mut config = CheckConfig::new(command);
     config.cases = args.cases;
     config.seed = args.seed;
@@ -87,6 +165,16 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, String> {
                     .into(),
             );
         }
+        if args.shard.is_some()
+            || args.results_json.is_some()
+            || args.junit.is_some()
+            || args.format != Format::Text
+        {
+            return Err(
+                "--shard, --results-json, --junit and --format apply to the in-process check; with --implementation, --report writes the results"
+                    .into(),
+            );
+        }
         config.corpus = Some(corpus);
         let implementations = super::implementations::ImplementationArgs {
             implementation: args.implementation.clone(),
@@ -96,18 +184,51 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, String> {
         };
         return super::implementations::run(&implementations, config);
     }
-    let report = match &args.report {
-        Some(Some(path)) => path.clone(),
-        _ => PathBuf::from("reports/conformance.md"),
+    // A shard's report would be partial: written only when asked for.
+    let report = match (&args.report, args.shard) {
+        (Some(Some(path)), _) => Some(path.clone()),
+        (Some(None), _) | (None, None) => Some(PathBuf::from("reports/conformance.md")),
+        (None, Some(_)) => None,
     };
     config.regressions = Some(corpus.join("regressions"));
     config.corpus = Some(corpus);
-    config.report = Some(report.clone());
+    config.report.clone_from(&report);
+    config.shard = args.shard.unwrap_or(Shard::WHOLE);
     if let Some(name) = &args.inject_fault {
         inject(&mut config, name)?;
     }
+    let result = run_check(&config, args.format);
+    let code = finish(
+        &config,
+        &result,
+        args.format,
+        args.results_json.as_deref(),
+        args.junit.as_deref(),
+    )?;
+    if let Some(path) = &report {
+        eprintln_or_print(
+            args.format,
+            &format!("report written to {}", path.display()),
+        );
+    }
+    Ok(code)
+}
+
+/// `line` on stdout when the final output is the text table, else on stderr (stdout then
+/// carries only the chosen format).
+fn eprintln_or_print(format: Format, line: &str) {
+    if format == Format::Text {
+        println!("{line}");
+    } else {
+        eprintln!("{line}");
+    }
+}
+
+/// Runs the check, a progress bar on a terminal.
+fn run_check(config: &CheckConfig, format: Format) -> CheckResult {
+    let total = config.shard.share(config.cases);
     let bar = (config.progress_bar && !config.quiet).then(|| {
-        let bar = indicatif::ProgressBar::new(u64::from(config.cases));
+        let bar = indicatif::ProgressBar::new(u64::from(total));
         if let Ok(style) = indicatif::ProgressStyle::default_bar()
             .template("{msg} [{bar:40}] {pos}/{len} cases ({per_sec}, eta {eta})")
         {
@@ -117,8 +238,8 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, String> {
         bar
     });
     let result = check::run_with_progress(
-        &config,
-        &mut |line| println!("{line}"),
+        config,
+        &mut |line| eprintln_or_print(format, line),
         &mut |done, _total| {
             if let Some(bar) = &bar {
                 bar.set_position(u64::from(done));
@@ -128,8 +249,43 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, String> {
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    print!("{}", result.table());
-    println!("report written to {}", report.display());
+    result
+}
+
+/// Writes the results files asked for, prints `format` on stdout, and answers the exit code: 0
+/// when every check passed, 1 on any failure. `check-merge` ends the same way.
+pub fn finish(
+    config: &CheckConfig,
+    result: &CheckResult,
+    format: Format,
+    results_json: Option<&Path>,
+    junit: Option<&Path>,
+) -> Result<ExitCode, String> {
+    let results = Results::of(config, result)?;
+    finish_with(config, result, &results, format, results_json, junit)
+}
+
+/// [`finish`] with the results already made (a merge's).
+pub fn finish_with(
+    config: &CheckConfig,
+    result: &CheckResult,
+    results: &Results,
+    format: Format,
+    results_json: Option<&Path>,
+    junit: Option<&Path>,
+) -> Result<ExitCode, String> {
+    if let Some(path) = results_json {
+        write_output(path, &results.to_json())?;
+    }
+    if let Some(path) = junit {
+        write_output(path, &shard::junit(results))?;
+    }
+    match format {
+        Format::Text => print!("{}", result.table()),
+        Format::Markdown => print!("{}", check::report_markdown(config, result)),
+        Format::Json => print!("{}", results.to_json()),
+        Format::Junit => print!("{}", shard::junit(results)),
+    }
     Ok(if result.failed() == 0 {
         ExitCode::SUCCESS
     } else {
@@ -149,4 +305,39 @@ fn inject(_config: &mut CheckConfig, name: &str) -> Result<(), String> {
     Err(format!(
         "--inject-fault {name}: this binary has no faults; build it with `cargo build --release -p flatjoin-cli --features fault-injection`"
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::report_command;
+
+    fn words(args: &str) -> Vec<String> {
+        args.split(' ').map(str::to_owned).collect()
+    }
+
+    /// The shards of a run, and the run with its outputs elsewhere, name the same command.
+    #[test]
+    fn the_report_command_leaves_out_the_shard_and_the_outputs() {
+        for args in [
+            "check --cases 5",
+            "check --shard 2/3 --cases 5 --results-json r.json --junit j.xml",
+            "check --shard=2/3 --cases 5 --format junit --report out.md",
+            "check --report --cases 5 --format=json",
+            "check --cases 5 --report=x.md",
+        ] {
+            assert_eq!(
+                report_command(&words(args)),
+                "flatjoin check --cases 5",
+                "{args}"
+            );
+        }
+        assert_eq!(
+            report_command(&words("check --corpus my dir --report")),
+            "flatjoin check --corpus my dir"
+        );
+        assert_eq!(
+            report_command(&["check".into(), "--corpus".into(), "a b".into()]),
+            "flatjoin check --corpus 'a b'"
+        );
+    }
 }

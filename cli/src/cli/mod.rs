@@ -2,6 +2,7 @@
 //! the exit code or a one-line error message.
 
 pub mod check;
+pub mod check_merge;
 pub mod export;
 pub mod flatten;
 pub mod implementations;

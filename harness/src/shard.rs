@@ -494,6 +494,28 @@ pub struct Items {
     pub open_world: Vec<CaseItem>,
 }
 
+impl Items {
+    /// Appends `later`'s items (a later phase's).
+    pub fn extend(&mut self, later: Items) {
+        self.corpus.extend(later.corpus);
+        self.suite.extend(later.suite);
+        self.model.extend(later.model);
+        self.open_world.extend(later.open_world);
+    }
+}
+
+/// The first line of a violation, at most 200 characters: how the report lists a failed
+/// open-world case.
+pub(crate) fn violation_line(v: &Violation) -> String {
+    v.message
+        .lines()
+        .next()
+        .unwrap_or("")
+        .chars()
+        .take(200)
+        .collect()
+}
+
 /// Seconds spent (never compared: a merge adds the generators' times and keeps the longest
 /// shard's whole run).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
@@ -718,13 +740,7 @@ fn findings_of(
 pub fn fold(run: &Run, codes: &[Oracle], items: &Items, timing: Timing) -> Result<Folded, String> {
     let config = run.config()?;
     let base = &config.base;
-    let mut result = CheckResult {
-        oracles: Oracle::ALL
-            .iter()
-            .map(|n| (*n, check::Counts::default()))
-            .collect(),
-        ..CheckResult::default()
-    };
+    let mut result = CheckResult::new(config.run_info());
     let mut kept = Items::default();
     let mut findings = Vec::new();
     let mut corpus_counts = GeneratorResult::default();
@@ -881,7 +897,7 @@ fn fold_open_world(
         let i = item.index;
         result
             .open_world_failures
-            .push((i, first.oracle, check::violation_line(&first)));
+            .push((i, first.oracle, violation_line(&first)));
         let found_by = format!(
             "{} (open-world case {i}, seed {})",
             config.command, config.seed
@@ -1019,8 +1035,6 @@ fn summary(result: &CheckResult, corpus_counts: &GeneratorResult) -> Summary {
 /// Merged shards: what the unsharded run would have found.
 #[derive(Debug, Clone)]
 pub struct Merged {
-    /// The configuration that writes the report's header.
-    pub config: CheckConfig,
     /// The result, for [`check::report_markdown`].
     pub result: CheckResult,
     /// The merged results file.
@@ -1070,24 +1084,16 @@ pub fn merge(parts: Vec<Results>) -> Result<Merged, String> {
             recode(&mut part, &own, c)?;
         }
         codes.get_or_insert(own);
-        items.corpus.extend(part.corpus);
-        items.suite.extend(part.suite);
-        items.model.extend(part.model);
-        items.open_world.extend(part.open_world);
+        items.extend(part);
         timing.total_seconds = timing.total_seconds.max(p.timing.total_seconds);
         timing.model_seconds += p.timing.model_seconds;
         timing.open_world_seconds += p.timing.open_world_seconds;
     }
     let codes = codes.unwrap_or_else(oracle_codes);
-    let config = run.config()?;
     let folded = fold(&run, &codes, &items, timing)?;
     let result = folded.result.clone();
     let results = folded.into_results(run, None, shards, &codes);
-    Ok(Merged {
-        config,
-        result,
-        results,
-    })
+    Ok(Merged { result, results })
 }
 
 /// The shards `parts` are, checked to be `1/N` … `N/N` once each (empty for one unsharded run).

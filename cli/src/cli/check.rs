@@ -262,12 +262,11 @@ pub fn finish(
     junit: Option<&Path>,
 ) -> Result<ExitCode, String> {
     let results = Results::of(config, result)?;
-    finish_with(config, result, &results, format, results_json, junit)
+    finish_with(result, &results, format, results_json, junit)
 }
 
 /// [`finish`] with the results already made (a merge's).
 pub fn finish_with(
-    config: &CheckConfig,
     result: &CheckResult,
     results: &Results,
     format: Format,
@@ -282,7 +281,7 @@ pub fn finish_with(
     }
     match format {
         Format::Text => print!("{}", result.table()),
-        Format::Markdown => print!("{}", check::report_markdown(config, result)),
+        Format::Markdown => print!("{}", check::report_markdown(result)),
         Format::Json => print!("{}", results.to_json()),
         Format::Junit => print!("{}", shard::junit(results)),
     }

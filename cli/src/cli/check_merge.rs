@@ -43,12 +43,8 @@ pub fn run(args: &CheckMergeArgs) -> Result<ExitCode, String> {
         .map(|p| Results::read(p))
         .collect::<Result<Vec<_>, String>>()?;
     let merged = shard::merge(parts)?;
-    write_output(
-        &args.report,
-        &check::report_markdown(&merged.config, &merged.result),
-    )?;
+    write_output(&args.report, &check::report_markdown(&merged.result))?;
     let code = finish_with(
-        &merged.config,
         &merged.result,
         &merged.results,
         args.format,

@@ -19,13 +19,12 @@ use crate::generate;
 use crate::model::Case;
 use crate::open_world::{self, OpenCase};
 use crate::oracle::{self, CaseReport, Oracle, Outcome, Violation};
+use crate::shard::{self, CaseItem, MAX_OPEN_WORLD_SHRINKS};
 
 /// The typed model's generator, as the report names it.
 pub const MODEL_GENERATOR: &str = "model";
 /// The open-world generator ([`crate::open_world`]), as the report names it.
 pub const OPEN_WORLD_GENERATOR: &str = "open-world";
-/// The most open-world counterexamples shrunk and written per run (one per oracle and class).
-const MAX_OPEN_WORLD_SHRINKS: usize = 6;
 
 /// The seed of the open-world generator's runner: derived from the check's seed, so that both
 /// generators are reproducible from `--seed` alone and draw independent streams.
@@ -85,16 +84,15 @@ pub(super) fn model_phase(
         start: Instant::now(),
         result: CheckResult::default(),
         generator: GeneratorResult::named(MODEL_GENERATOR),
+        total: config.shard.share(config.cases),
+        done: 0,
     };
-    let mut next = 0u32;
+    // The shard's case indices (SPEC §6 decision 58).
+    let mut indices = config.shard.indices(config.cases);
     evaluate_in_order(
         pool,
         WINDOW_PER_JOB * config.jobs.max(1),
-        || {
-            let i = next;
-            next += 1;
-            (i < config.cases).then(|| (i, options_for(i, &config.base)))
-        },
+        || indices.next().map(|i| (i, options_for(i, &config.base))),
         |(i, options): &(u32, Options)| {
             model_case(config.seed, *i)
                 .map(|tree| {
@@ -130,6 +128,9 @@ struct ModelPhase<'a> {
     start: Instant,
     result: CheckResult,
     generator: GeneratorResult,
+    /// The shard's cases, and how many were folded.
+    total: u32,
+    done: u32,
 }
 
 impl ModelPhase<'_> {
@@ -145,21 +146,25 @@ impl ModelPhase<'_> {
         progress: &mut dyn FnMut(u32, u32),
     ) -> ControlFlow<()> {
         let config = self.config;
+        self.result
+            .items
+            .model
+            .push(CaseItem::of(i, &report.outcomes, report.widening));
         self.result.tally(&report.outcomes);
         self.generator.tally(&report.outcomes);
         self.result.generated += 1;
         if let Some(w) = report.widening {
             self.result.widenings.push(w);
         }
+        self.done += 1;
+        let (done, total) = (self.done, self.total);
         if config.progress_bar && !config.quiet {
-            progress(i + 1, config.cases);
-        } else if !config.quiet && (i + 1).is_multiple_of((config.cases / 10).max(1)) {
+            progress(done, total);
+        } else if !config.quiet && done.is_multiple_of((total / 10).max(1)) {
             let secs = self.start.elapsed().as_secs_f64().max(1e-9);
             log(&format!(
-                "generated {}/{} cases ({:.1} cases/s)",
-                i + 1,
-                config.cases,
-                f64::from(i + 1) / secs
+                "generated {done}/{total} cases ({:.1} cases/s)",
+                f64::from(done) / secs
             ));
         }
         match report.first_violation().cloned() {
@@ -191,10 +196,16 @@ impl ModelPhase<'_> {
                 first.oracle
             ));
             self.result.unattributed.push(first);
+            if let Some(item) = self.result.items.model.last_mut() {
+                item.unattributed = true;
+            }
             return ControlFlow::Continue(());
         }
         log(&format!("case {i} failed {}; shrinking…", first.oracle));
         let Some(mut tree) = model_case(config.seed, i) else {
+            if let Some(item) = self.result.items.model.last_mut() {
+                item.set_shrunk(None);
+            }
             self.result.violations.push((first, None));
             return ControlFlow::Break(());
         };
@@ -207,6 +218,9 @@ impl ModelPhase<'_> {
             &format!("VIOLATION (shrunk): {shrunk}\n  case model: {case:?}"),
             log,
         );
+        if let Some(item) = self.result.items.model.last_mut() {
+            item.set_shrunk(Some((&shrunk, written.as_deref())));
+        }
         self.result.violations.push((shrunk, written));
         self.result.counterexample = Some((case, options));
         ControlFlow::Break(())
@@ -228,17 +242,15 @@ pub(super) fn open_world_phase(
         result: CheckResult::default(),
         generator: GeneratorResult::named(OPEN_WORLD_GENERATOR),
         shrunk_oracles: Vec::new(),
+        done: 0,
     };
-    let cases = phase.cases;
-    let mut next = 0u32;
+    // The shard's case indices (SPEC §6 decision 58); progress counts them.
+    let mut indices = config.shard.indices(phase.cases);
+    phase.cases = config.shard.share(phase.cases);
     evaluate_in_order(
         pool,
         WINDOW_PER_JOB * config.jobs.max(1),
-        || {
-            let i = next;
-            next += 1;
-            (i < cases).then(|| (i, options_for(i, &config.base)))
-        },
+        || indices.next().map(|i| (i, options_for(i, &config.base))),
         |(i, options): &(u32, Options)| {
             open_world_case(config.seed, *i)
                 .map(|(tree, _)| open_world::evaluate(&tree.current(), options))
@@ -267,6 +279,8 @@ struct OpenWorldPhase<'a> {
     generator: GeneratorResult,
     /// The oracles whose first violation was shrunk already.
     shrunk_oracles: Vec<Oracle>,
+    /// Cases folded.
+    done: u32,
 }
 
 impl OpenWorldPhase<'_> {
@@ -280,28 +294,25 @@ impl OpenWorldPhase<'_> {
         log: &mut dyn FnMut(&str),
     ) {
         let config = self.config;
+        self.result
+            .items
+            .open_world
+            .push(CaseItem::of(i, outcomes, None));
         self.result.tally(outcomes);
         self.generator.tally(outcomes);
-        if !config.quiet && (i + 1).is_multiple_of((self.cases / 10).max(1)) {
+        self.done += 1;
+        let (done, total) = (self.done, self.cases);
+        if !config.quiet && done.is_multiple_of((total / 10).max(1)) {
             let secs = self.start.elapsed().as_secs_f64().max(1e-9);
             log(&format!(
-                "open-world {}/{} cases ({:.1} cases/s)",
-                i + 1,
-                self.cases,
-                f64::from(i + 1) / secs
+                "open-world {done}/{total} cases ({:.1} cases/s)",
+                f64::from(done) / secs
             ));
         }
         let Some(first) = open_world::first_violation(outcomes) else {
             return;
         };
-        let line = first
-            .message
-            .lines()
-            .next()
-            .unwrap_or("")
-            .chars()
-            .take(200)
-            .collect::<String>();
+        let line = shard::violation_line(&first);
         log(&format!(
             "open-world case {i} (seed {}) failed {}: {line}",
             config.seed, first.oracle
@@ -317,21 +328,26 @@ impl OpenWorldPhase<'_> {
         }
         self.shrunk_oracles.push(first.oracle);
         let written = shrink_open_world(config, i, options, first, log);
-        self.result.violations.push(written);
+        if let Some(item) = self.result.items.open_world.last_mut() {
+            item.set_shrunk(written.1.then_some((&written.0, written.2.as_deref())));
+        }
+        self.result.violations.push((written.0, written.2));
     }
 }
 
-/// Shrinks open-world case `i`'s violation `first` (keeping its oracle) and writes it.
+/// Shrinks open-world case `i`'s violation `first` (keeping its oracle) and writes it: the
+/// violation, whether it was shrunk (not when the case could not be drawn again), and where it
+/// was written.
 fn shrink_open_world(
     config: &CheckConfig,
     i: u32,
     options: &Options,
     first: Violation,
     log: &mut dyn FnMut(&str),
-) -> (Violation, Option<std::path::PathBuf>) {
+) -> (Violation, bool, Option<std::path::PathBuf>) {
     let oracle_name = first.oracle;
     let Some((mut tree, _)) = open_world_case(config.seed, i) else {
-        return (first, None);
+        return (first, false, None);
     };
     let (_, shrunk) = open_world::shrink(
         &mut *tree,
@@ -351,5 +367,5 @@ fn shrink_open_world(
         &format!("VIOLATION (open-world, shrunk): {shrunk}"),
         log,
     );
-    (shrunk, written)
+    (shrunk, true, written)
 }

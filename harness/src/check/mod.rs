@@ -25,6 +25,8 @@ use std::time::Instant;
 
 use flatjoin::{OpenBranches, Options, Scope};
 
+use crate::shard::Shard;
+
 mod generated;
 mod order;
 mod regression;
@@ -73,6 +75,9 @@ pub struct CheckConfig {
     pub jobs: usize,
     /// Open-world cases ([`crate::open_world`]); `None`: a quarter of `cases`.
     pub open_world_cases: Option<u32>,
+    /// The shard to run ([`Shard::WHOLE`]: everything; SPEC §6 decision 58): each phase keeps
+    /// the positions of its inputs that belong to it.
+    pub shard: Shard,
 }
 
 impl CheckConfig {
@@ -91,6 +96,7 @@ impl CheckConfig {
             max_shrink_steps: 400,
             jobs: default_jobs(),
             open_world_cases: None,
+            shard: Shard::WHOLE,
         }
     }
 
@@ -183,7 +189,7 @@ fn without_fault(options: &Options) -> Option<Options> {
 }
 
 /// The injected fault's name, if any.
-fn fault_name(options: &Options) -> Option<&'static str> {
+pub(crate) fn fault_name(options: &Options) -> Option<&'static str> {
     #[cfg(feature = "fault-injection")]
     {
         options.fault.map(flatjoin::Fault::name)

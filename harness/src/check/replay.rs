@@ -9,10 +9,11 @@ use super::CheckConfig;
 use super::result::CheckResult;
 use crate::corpus;
 use crate::oracle::{Oracle, Outcome};
+use crate::shard::{CorpusItem, Outcomes, SuiteItem};
 use crate::suite::{self, SuiteReport};
 
-/// The corpus phase: every corpus file under `dir` replayed on `pool` and tallied in file
-/// order; a file the judge cannot compile is listed as unjudgeable.
+/// The corpus phase: every corpus file under `dir` (of the configured shard) replayed on `pool`
+/// and tallied in file order; a file the judge cannot compile is listed as unjudgeable.
 pub(super) fn corpus_phase(
     config: &CheckConfig,
     dir: &Path,
@@ -20,7 +21,11 @@ pub(super) fn corpus_phase(
     log: &mut dyn FnMut(&str),
 ) -> CheckResult {
     let mut result = CheckResult::default();
-    let files = corpus::files(dir);
+    // The shard's files, with their positions in the whole corpus (SPEC §6 decision 58).
+    let files: Vec<(u64, std::path::PathBuf)> = (0u64..)
+        .zip(corpus::files(dir))
+        .filter(|(i, _)| config.shard.contains(*i))
+        .collect();
     if !config.quiet {
         log(&format!(
             "replaying {} corpus files from {}",
@@ -31,10 +36,15 @@ pub(super) fn corpus_phase(
     let reports: Vec<_> = pool.install(|| {
         files
             .par_iter()
-            .map(|path| corpus::replay_file(path, &config.base))
+            .map(|(_, path)| corpus::replay_file(path, &config.base))
             .collect()
     });
-    for (path, report) in files.iter().zip(reports) {
+    for ((index, path), report) in files.iter().zip(reports) {
+        result.items.corpus.push(CorpusItem {
+            index: *index,
+            path: path.display().to_string(),
+            outcomes: Outcomes::of(&report.outcomes),
+        });
         result.tally(&report.outcomes);
         result.corpus_files += 1;
         for (name, outcome) in &report.outcomes {
@@ -66,13 +76,22 @@ pub(super) fn suite_phase(
     if !suite_dir.is_dir() || super::fault_name(&config.base).is_some() {
         return result;
     }
+    // The shard's drafts (SPEC §6 decision 58).
+    let drafts: Vec<(u64, &str)> = (0u64..)
+        .zip(suite::DRAFTS)
+        .filter(|(i, _)| config.shard.contains(*i))
+        .collect();
     let reports: Vec<SuiteReport> = pool.install(|| {
-        suite::DRAFTS
+        drafts
             .par_iter()
-            .map(|&draft| suite::run_draft(&suite_dir, draft))
+            .map(|&(_, draft)| suite::run_draft(&suite_dir, draft))
             .collect()
     });
-    for report in reports {
+    for ((index, _), report) in drafts.iter().zip(reports) {
+        result.items.suite.push(SuiteItem {
+            index: *index,
+            report: report.clone(),
+        });
         if !config.quiet {
             for line in report.summary().lines() {
                 log(line);

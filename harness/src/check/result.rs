@@ -11,6 +11,7 @@ use serde_json::Value;
 
 use crate::model::Case;
 use crate::oracle::{Oracle, Outcome, Violation};
+use crate::shard::Items;
 use crate::suite::SuiteReport;
 
 /// How many unexplained validator disagreements a run keeps as examples.
@@ -118,6 +119,9 @@ pub struct CheckResult {
     pub generated_time: Duration,
     /// Time of the whole run.
     pub total_time: Duration,
+    /// The record of every input folded, in fold order, for the results file
+    /// ([`crate::shard::Results`]) and the merge of shards.
+    pub items: Items,
 }
 
 /// What one generator's cases found.
@@ -145,7 +149,7 @@ impl GeneratorResult {
     }
 
     /// Counts one case's outcomes.
-    pub(super) fn tally(&mut self, outcomes: &[(Oracle, Outcome)]) {
+    pub(crate) fn tally(&mut self, outcomes: &[(Oracle, Outcome)]) {
         if outcomes
             .iter()
             .any(|(_, o)| matches!(o, Outcome::Failed(_)))
@@ -173,7 +177,7 @@ impl CheckResult {
     }
 
     /// Counts one input's outcomes, and the measures the static and soundness oracles carry.
-    pub(super) fn tally(&mut self, outcomes: &[(Oracle, Outcome)]) {
+    pub(crate) fn tally(&mut self, outcomes: &[(Oracle, Outcome)]) {
         for (name, outcome) in outcomes {
             counts_for(&mut self.oracles, *name).count(outcome);
             if let Outcome::Passed(measure) = outcome {
@@ -220,6 +224,7 @@ impl CheckResult {
         self.generators.extend(later.generators);
         self.open_world_failures.extend(later.open_world_failures);
         self.generated_time += later.generated_time;
+        self.items.extend(later.items);
     }
 
     /// Total passed checks.

@@ -7,9 +7,10 @@ use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
 
+use flatjoin_harness::check::results::{self, Results};
 use flatjoin_harness::check::{self, CheckConfig, CheckResult};
 use flatjoin_harness::protocol::run::shell_quote;
-use flatjoin_harness::shard::{self, Results, Shard};
+use flatjoin_harness::shard::Shard;
 
 /// What `flatjoin check` prints on stdout when it is done.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -277,13 +278,13 @@ pub fn finish_with(
         write_output(path, &results.to_json())?;
     }
     if let Some(path) = junit {
-        write_output(path, &shard::junit(results))?;
+        write_output(path, &results::junit(results))?;
     }
     match format {
         Format::Text => print!("{}", result.table()),
         Format::Markdown => print!("{}", check::report_markdown(result)),
         Format::Json => print!("{}", results.to_json()),
-        Format::Junit => print!("{}", shard::junit(results)),
+        Format::Junit => print!("{}", results::junit(results)),
     }
     Ok(if result.failed() == 0 {
         ExitCode::SUCCESS

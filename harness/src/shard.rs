@@ -336,7 +336,7 @@ pub struct CorpusItem {
 /// One draft of the JSON-Schema-Test-Suite.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SuiteItem {
-    /// Its position in [`suite::DRAFTS`].
+    /// Its position in `suite::DRAFTS`.
     pub index: u64,
     /// What the suite's three parts found.
     pub report: SuiteReport,

@@ -212,7 +212,7 @@ pub struct PartCounts {
 }
 
 /// What the suite corpus found for one draft (serialized as is in `flatjoin check`'s results
-/// file, [`crate::shard::Results`]).
+/// file, `crate::shard::Results`).
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct SuiteReport {
     /// The draft folder.

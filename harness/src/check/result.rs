@@ -120,7 +120,7 @@ pub struct CheckResult {
     /// Time of the whole run.
     pub total_time: Duration,
     /// The record of every input folded, in fold order, for the results file
-    /// ([`crate::shard::Results`]) and the merge of shards.
+    /// (`crate::shard::Results`) and the merge of shards.
     pub items: Items,
 }
 

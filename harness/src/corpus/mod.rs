@@ -14,7 +14,7 @@
 //!
 //! This is the one corpus replayer: `flatjoin check`, `cargo test` and `fuzz-corpus replay` all
 //! replay through [`replay_file`]. Its one list of known failures is the `"xfail": "why"` line of
-//! the files themselves (case files and fuzz regressions alike; [`known_failure`]): such a file is
+//! the files themselves (case files and fuzz regressions alike; `known_failure`): such a file is
 //! expected to fail (its failures are reported as skipped, with the reason), and fails the replay
 //! once it passes, so the marker is removed and the file guards the fix from then on.
 //!
@@ -123,7 +123,7 @@ fn known_failure(value: &Value) -> Option<&str> {
 }
 
 /// Replays one parsed corpus document (see the module documentation for the shapes), honouring
-/// its [`known_failure`].
+/// its `known_failure`.
 pub fn replay_value(path: &Path, value: &Value, base: &Options) -> Vec<(Oracle, Outcome)> {
     let outcomes = replay_shape(path, value, base);
     match known_failure(value) {

@@ -9,7 +9,7 @@ use crate::fuzz::verdict::{TargetResult, Verdict, excerpt, json_text};
 use crate::oracle::{Oracle, Violation};
 
 /// The `manifest_bytes` check: decodes `data` with the core's own depth-checked parser and runs
-/// [`check_manifest`]. Bytes that are not JSON are [`Verdict::Uninteresting`].
+/// `check_manifest`. Bytes that are not JSON are [`Verdict::Uninteresting`].
 pub fn check_manifest_bytes(data: &[u8]) -> TargetResult {
     let Ok(document) = flatjoin::parse(data) else {
         return Ok(Verdict::Uninteresting);

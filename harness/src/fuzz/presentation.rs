@@ -23,7 +23,7 @@ pub fn options(scope: Scope, open_branches: OpenBranches) -> Options {
 }
 
 /// The `flatten_bytes` check: decodes `data` with the core's own depth-checked parser and runs
-/// [`check_flatten`]. Bytes that are not JSON are [`Verdict::Uninteresting`].
+/// `check_flatten`. Bytes that are not JSON are [`Verdict::Uninteresting`].
 pub fn check_flatten_bytes(data: &[u8]) -> TargetResult {
     let Ok(original) = flatjoin::parse(data) else {
         return Ok(Verdict::Uninteresting);

@@ -144,7 +144,7 @@ pub fn runtime_diff_input(data: &[u8]) -> Option<(&'static CorpusSchema, Value)>
 }
 
 /// The `runtime_diff` check on raw fuzzer bytes: the schema [`runtime_diff_input`] picks, compiled
-/// once ([`prepared_corpus`]), checked on the value by [`Prepared::check`].
+/// once (`prepared_corpus`), checked on the value by `Prepared::check`.
 pub fn check_runtime_diff_bytes(data: &[u8]) -> TargetResult {
     let Some((index, rest)) = pick(data) else {
         return Ok(Verdict::Uninteresting);

@@ -3,7 +3,7 @@
 //! rejected from the corpus: collisions are what the join is about.
 //!
 //! Throughput is what makes a structured target explore, so an input is bounded
-//! ([`MAX_INPUT_BYTES`]) and runs the oracles that judge its one flatten; the oracles that
+//! (`MAX_INPUT_BYTES`) and runs the oracles that judge its one flatten; the oracles that
 //! flatten it again or re-render it run on a deterministic share of the inputs
 //! ([`Sweep::for_input`]: one in [`Sweep::FULL_EVERY`], chosen by a hash of the bytes, so
 //! that a saved input replays exactly the oracles the fuzzer ran).
@@ -43,8 +43,8 @@ fn structured_input(data: &[u8]) -> Option<(Case, Options)> {
     Some((case, options(Scope::All, reading)))
 }
 
-/// The `join_structured` check on raw fuzzer bytes: [`structured_input`], then
-/// [`check_structured`] with the input's [`Sweep::for_input`].
+/// The `join_structured` check on raw fuzzer bytes: `structured_input`, then
+/// `check_structured` with the input's [`Sweep::for_input`].
 pub fn check_structured_bytes(data: &[u8]) -> TargetResult {
     let Some((case, options)) = structured_input(data) else {
         return Ok(Verdict::Uninteresting);

@@ -236,7 +236,7 @@ impl Subject {
     /// The schema-level oracles of [`Oracle::IMPLEMENTATION`] on a presentation some
     /// implementation gave ([`Subject::presented`]); `present` asks it again (determinism,
     /// idempotence). The model-level invariances are the caller's
-    /// ([`branch_order_invariance_with`] and its siblings).
+    /// (`branch_order_invariance_with` and its siblings).
     pub fn implementation_outcomes(&self, present: Present<'_>) -> Vec<(Oracle, Outcome)> {
         let run = |r: Judged| r.unwrap_or_else(|v| Outcome::Failed(Box::new(v)));
         vec![

@@ -107,9 +107,20 @@ pub fn corpus_dir() -> PathBuf {
 /// Loads every `*.json` file under `dir`, recursively, sorted by path. A missing folder is an
 /// empty corpus; a file that does not parse is an error naming it.
 pub fn load_corpus(dir: &Path) -> Result<Corpus, String> {
+    load(dir, false)
+}
+
+/// [`load_corpus`] with the JSON-Schema-Test-Suite's files too (its tests are join-test files,
+/// its remotes schemas): for `compare-outputs`, which must see every schema the repository holds.
+pub fn load_corpus_with_suite(dir: &Path) -> Result<Corpus, String> {
+    load(dir, true)
+}
+
+fn load(dir: &Path, with_suite: bool) -> Result<Corpus, String> {
     // The JSON-Schema-Test-Suite is a conformance corpus of small keyword tests (and remote
     // documents), not tool schemas: the harness runs it (`suite.rs`), not the bench.
-    let files = walk::json_files(dir, &["json-schema-test-suite"]);
+    let skip: &[&str] = if with_suite { &[] } else { &["json-schema-test-suite"] };
+    let files = walk::json_files(dir, skip);
     let mut corpus = Corpus::default();
     for path in &files {
         let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;

@@ -4,6 +4,7 @@
 //! - [`shape`]: the one parameterized builder of synthetic discriminated unions.
 //! - [`cases`]: which shapes are measured (slices around a base shape) and which operations.
 //! - [`corpus`]: the real inputs under `corpus/`, one case per file.
+//! - [`sweep`]: the shape sweep, held-out union shapes for the whole-process comparison.
 //! - [`naive`]: a deliberately quadratic join, to show what the design avoids.
 //! - [`alloc`]: the counting global allocator behind the memory figures.
 //! - [`run`]: the run record (machine, toolchain, commit, memory) written beside criterion's output.
@@ -19,6 +20,7 @@ pub mod naive;
 pub mod report;
 pub mod run;
 pub mod shape;
+pub mod sweep;
 
 use std::path::PathBuf;
 

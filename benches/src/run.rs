@@ -143,12 +143,14 @@ fn command_output(program: &str, args: &[&str]) -> Option<String> {
         .then(|| String::from_utf8_lossy(&output.stdout).trim().to_owned())
 }
 
-fn utc_now() -> String {
+/// The UTC time now, `YYYY-MM-DD HH:MM:SS UTC`.
+pub fn utc_now() -> String {
     command_output("date", &["-u", "+%Y-%m-%d %H:%M:%S UTC"])
         .unwrap_or_else(|| "unknown".to_owned())
 }
 
-fn commit() -> String {
+/// The workspace's commit, naming `core/` or `benches/` when they have uncommitted changes.
+pub fn commit() -> String {
     let Some(head) = command_output("git", &["rev-parse", "--short=12", "HEAD"]) else {
         return "unknown (no git commit)".to_owned();
     };
@@ -190,7 +192,8 @@ fn cpu_model() -> String {
         .unwrap_or_else(|| "unknown".to_owned())
 }
 
-fn load_average() -> String {
+/// `/proc/loadavg`'s 1, 5 and 15-minute figures.
+pub fn load_average() -> String {
     std::fs::read_to_string("/proc/loadavg")
         .map(|l| l.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
         .unwrap_or_else(|_| "unknown".to_owned())

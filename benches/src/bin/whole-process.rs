@@ -1,79 +1,29 @@
 //! `whole-process`: `flatjoin flatten` against the `floor` binary, as a user runs them — whole
 //! processes, measured by the OS's own accounting (`getrusage`), CPU time (user + system) and peak
-//! resident memory, on the same input files, alternated pair by pair; the reported figure is the
-//! median of the pairwise ratios (robust to a noisy machine: both halves of a pair see the same load).
+//! resident memory, on the same input files, alternated run by run; the reported figure is the
+//! median of the per-run ratios (robust to a noisy machine: the processes of one run see the same
+//! load).
 //!
-//! Usage: `whole-process [--runs K] [--quick] [--flatjoin PATH] [--floor PATH] [--out FILE.tsv]`,
-//! or `whole-process --write DIR [--quick]` to write the input files only (for profiling by hand).
-//! Both binaries default to the folder of this one (`target/release/`); `benches/whole-process.sh`
-//! builds them and runs this. Each measurement spawns this binary again as
-//! `whole-process --exec BIN ARGS…`, which runs exactly one child and reports `getrusage` of its
+//! Two sets of inputs: the benchmark's own (`fixed`: the scaling shapes of `shape.rs`) and the
+//! shape sweep (`sweep`: `sweep.rs`, shapes nothing was tuned to), whose worst ratio the report
+//! states. With `--before BIN`, an earlier `flatjoin` binary runs in the same rotation, so one run
+//! shows the ratio before and after a change under the same load.
+//!
+//! Usage: `whole-process [--runs K] [--quick] [--only TEXT] [--flatjoin PATH] [--floor PATH]
+//! [--before PATH --before-label TEXT] [--out FILE.tsv]`, or `whole-process --write DIR [--quick]`
+//! to write the input files only (for profiling by hand, `bindings/bench.sh`, or
+//! `compare-outputs`). Both binaries default to the folder of this one (`target/release/`);
+//! `benches/whole-process.sh` builds them and runs this. Each measurement spawns this binary again
+//! as `whole-process --exec BIN ARGS…`, which runs exactly one child and reports `getrusage` of its
 //! children: the peak memory of that one process, not the largest of many.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
 
-use flatjoin_benches::shape::{ShapeSpec, wide_manifest};
+use flatjoin_benches::report::whole_process::{COLUMNS, Meta, NOT_MEASURED};
+use flatjoin_benches::run;
+use flatjoin_benches::sweep::{Input, inputs};
 use nix::sys::resource::{UsageWho, getrusage};
-use serde_json::Value;
-
-/// One input file of the comparison.
-struct Input {
-    /// Row label in the report.
-    label: String,
-    /// `flatten` or `manifest`: the `flatjoin` subcommand that presents it.
-    command: &'static str,
-    /// The document.
-    value: Value,
-}
-
-fn inputs(quick: bool) -> Vec<Input> {
-    let schema = |label: String, value: Value| Input {
-        label,
-        command: "flatten",
-        value,
-    };
-    let mut out = vec![
-        schema(
-            "1 KB schema (start-up)".to_owned(),
-            ShapeSpec::mixed(2, 3, 50, 1).build(),
-        ),
-        schema(
-            "32 branches × 16 properties".to_owned(),
-            ShapeSpec::mixed(32, 16, 50, 2).build(),
-        ),
-    ];
-    let sizes: &[(usize, usize)] = if quick {
-        &[(128, 16)]
-    } else {
-        &[(512, 64), (2048, 64)]
-    };
-    for &(n, p) in sizes {
-        out.push(schema(
-            format!("{n} branches × {p} properties"),
-            ShapeSpec::mixed(n, p, 50, 2).build(),
-        ));
-    }
-    let sites: &[usize] = if quick {
-        &[250]
-    } else {
-        &[1_000, 4_000, 16_000, 64_000]
-    };
-    for &n in sites {
-        let spec = ShapeSpec::nested_sites(n, 2);
-        out.push(schema(
-            format!("{} nested union sites", spec.union_sites()),
-            spec.build(),
-        ));
-    }
-    let tools = if quick { 50 } else { 500 };
-    out.push(Input {
-        label: format!("manifest of {tools} tools"),
-        command: "manifest",
-        value: wide_manifest(tools),
-    });
-    out
-}
 
 /// What `getrusage` says of one finished child.
 #[derive(Clone, Copy)]
@@ -153,8 +103,11 @@ fn median(mut xs: Vec<f64>) -> f64 {
 struct Options {
     runs: usize,
     quick: bool,
+    only: Option<String>,
     flatjoin: PathBuf,
     floor: PathBuf,
+    before: Option<PathBuf>,
+    before_label: String,
     out: Option<PathBuf>,
 }
 
@@ -163,8 +116,11 @@ fn parse_options(args: &[String], me: &Path) -> Result<Options, String> {
     let mut options = Options {
         runs: 5,
         quick: false,
+        only: None,
         flatjoin: dir.join("flatjoin"),
         floor: dir.join("floor"),
+        before: None,
+        before_label: String::new(),
         out: None,
     };
     let mut it = args.iter();
@@ -173,62 +129,161 @@ fn parse_options(args: &[String], me: &Path) -> Result<Options, String> {
         match arg.as_str() {
             "--runs" => options.runs = value()?.parse().map_err(|e| format!("--runs: {e}"))?,
             "--quick" => options.quick = true,
+            "--only" => options.only = Some(value()?),
             "--flatjoin" => options.flatjoin = value()?.into(),
             "--floor" => options.floor = value()?.into(),
+            "--before" => options.before = Some(value()?.into()),
+            "--before-label" => options.before_label = value()?,
             "--out" => options.out = Some(value()?.into()),
             other => return Err(format!("unknown argument {other}")),
         }
     }
+    if options.runs == 0 {
+        return Err("--runs must be at least 1".to_owned());
+    }
     Ok(options)
 }
 
-fn run(options: &Options, me: &Path) -> Result<String, String> {
+/// The binaries of one run, in rotation: `flatjoin` (after), `floor`, and `before` if given.
+struct Contestants<'a> {
+    me: &'a Path,
+    options: &'a Options,
+}
+
+impl Contestants<'_> {
+    /// Runs every contestant once on `file`, starting with the `run`-th (so none always meets a
+    /// warm or a cold page cache, or always runs first after a load spike).
+    fn run_once(
+        &self,
+        run: usize,
+        command: &str,
+        file: &str,
+    ) -> Result<[Option<Usage>; 3], String> {
+        let mut usage = [None; 3];
+        let count = if self.options.before.is_some() { 3 } else { 2 };
+        for k in 0..count {
+            let which = (run + k) % count;
+            let measured = match which {
+                0 => measure(self.me, &self.options.flatjoin, &[command, file])?,
+                1 => measure(self.me, &self.options.floor, &[file])?,
+                _ => match &self.options.before {
+                    Some(before) => measure(self.me, before, &[command, file])?,
+                    None => continue,
+                },
+            };
+            usage[which] = Some(measured);
+        }
+        Ok(usage)
+    }
+}
+
+/// The medians of one input's runs, as one TSV row.
+#[derive(Default)]
+struct Samples {
+    join: Vec<Usage>,
+    floor: Vec<Usage>,
+    before: Vec<Usage>,
+    cpu_ratio: Vec<f64>,
+    peak_ratio: Vec<f64>,
+    before_cpu_ratio: Vec<f64>,
+    before_peak_ratio: Vec<f64>,
+}
+
+impl Samples {
+    fn push(&mut self, [join, floor, before]: [Option<Usage>; 3]) {
+        let (Some(j), Some(f)) = (join, floor) else {
+            return;
+        };
+        self.cpu_ratio.push(j.cpu_seconds / f.cpu_seconds.max(1e-6));
+        self.peak_ratio.push(j.peak_kib / f.peak_kib.max(1.0));
+        if let Some(b) = before {
+            self.before_cpu_ratio
+                .push(b.cpu_seconds / f.cpu_seconds.max(1e-6));
+            self.before_peak_ratio
+                .push(b.peak_kib / f.peak_kib.max(1.0));
+            self.before.push(b);
+        }
+        self.join.push(j);
+        self.floor.push(f);
+    }
+
+    fn row(self, input: &Input, bytes: usize) -> String {
+        let med = |xs: &[Usage], f: fn(&Usage) -> f64| median(xs.iter().map(f).collect());
+        let before = if self.before.is_empty() {
+            [NOT_MEASURED; 4].map(str::to_owned).join("\t")
+        } else {
+            format!(
+                "{:.4}\t{:.3}\t{:.0}\t{:.3}",
+                med(&self.before, |u| u.cpu_seconds),
+                median(self.before_cpu_ratio),
+                med(&self.before, |u| u.peak_kib),
+                median(self.before_peak_ratio),
+            )
+        };
+        format!(
+            "{}\t{}\t{}\t{:.4}\t{:.4}\t{:.3}\t{:.0}\t{:.0}\t{:.3}\t{before}\n",
+            input.label,
+            input.set,
+            bytes,
+            med(&self.join, |u| u.cpu_seconds),
+            med(&self.floor, |u| u.cpu_seconds),
+            median(self.cpu_ratio),
+            med(&self.join, |u| u.peak_kib),
+            med(&self.floor, |u| u.peak_kib),
+            median(self.peak_ratio),
+        )
+    }
+}
+
+fn measure_input(contestants: &Contestants, input: &Input, path: &Path) -> Result<String, String> {
+    let text = serde_json::to_vec(&input.value).map_err(|e| e.to_string())?;
+    std::fs::write(path, &text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let file = path.to_string_lossy().into_owned();
+    let mut samples = Samples::default();
+    for run in 0..contestants.options.runs {
+        samples.push(contestants.run_once(run, input.command, &file)?);
+    }
+    let _ = std::fs::remove_file(path);
+    Ok(samples.row(input, text.len()))
+}
+
+fn run(options: &Options, me: &Path, command_line: String) -> Result<String, String> {
     let dir = std::env::temp_dir().join(format!("flatjoin-whole-process-{}", std::process::id()));
     std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let mut tsv = String::from(
-        "# whole-process CPU time and peak memory, `flatjoin` vs `floor`; \
-         written by `benches/whole-process.sh` (cargo run -r -p flatjoin-benches --bin whole-process)\n\
-         input\tbytes\tjoin_cpu_s\tfloor_cpu_s\tcpu_ratio\tjoin_peak_kib\tfloor_peak_kib\tpeak_ratio\n",
-    );
-    for (i, input) in inputs(options.quick).iter().enumerate() {
-        let path = dir.join(format!("input-{i}.json"));
-        let text = serde_json::to_vec(&input.value).map_err(|e| e.to_string())?;
-        std::fs::write(&path, &text).map_err(|e| format!("{}: {e}", path.display()))?;
-        let file = path.to_string_lossy().into_owned();
-        let (mut join, mut floor, mut cpu_ratio, mut peak_ratio) =
-            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-        for run in 0..options.runs {
-            // Alternate which goes first, so neither always meets a warm or a cold page cache.
-            let (j, f) = if run % 2 == 0 {
-                let j = measure(me, &options.flatjoin, &[input.command, &file])?;
-                (j, measure(me, &options.floor, &[&file])?)
-            } else {
-                let f = measure(me, &options.floor, &[&file])?;
-                (measure(me, &options.flatjoin, &[input.command, &file])?, f)
-            };
-            cpu_ratio.push(j.cpu_seconds / f.cpu_seconds.max(1e-6));
-            peak_ratio.push(j.peak_kib / f.peak_kib.max(1.0));
-            join.push(j);
-            floor.push(f);
-        }
-        let med = |xs: &[Usage], f: fn(&Usage) -> f64| median(xs.iter().map(f).collect());
-        let line = format!(
-            "{}\t{}\t{:.4}\t{:.4}\t{:.3}\t{:.0}\t{:.0}\t{:.3}\n",
-            input.label,
-            text.len(),
-            med(&join, |u| u.cpu_seconds),
-            med(&floor, |u| u.cpu_seconds),
-            median(cpu_ratio),
-            med(&join, |u| u.peak_kib),
-            med(&floor, |u| u.peak_kib),
-            median(peak_ratio),
-        );
+    let mut meta = Meta {
+        command: command_line,
+        commit: run::commit(),
+        before: options
+            .before
+            .as_ref()
+            .map(|_| options.before_label.clone()),
+        runs: options.runs,
+        started: run::utc_now(),
+        load_start: run::load_average(),
+        ..Meta::default()
+    };
+    let contestants = Contestants { me, options };
+    let mut rows = String::new();
+    let selected = inputs(options.quick).into_iter().filter(|i| {
+        options
+            .only
+            .as_ref()
+            .is_none_or(|only| i.label.contains(only.as_str()))
+    });
+    for (i, input) in selected.enumerate() {
+        meta.sample_load(&run::load_average());
+        let line = measure_input(&contestants, &input, &dir.join(format!("input-{i}.json")))?;
         eprint!("{line}");
-        tsv.push_str(&line);
-        let _ = std::fs::remove_file(&path);
+        rows.push_str(&line);
     }
     let _ = std::fs::remove_dir(&dir);
-    Ok(tsv)
+    meta.finished = run::utc_now();
+    meta.load_end = run::load_average();
+    Ok(format!(
+        "{}{}\n{rows}",
+        meta.to_comments(),
+        COLUMNS.join("\t")
+    ))
 }
 
 fn write_inputs(dir: &Path, quick: bool) -> ExitCode {
@@ -273,7 +328,9 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    match run(&options, &me) {
+    let command_line = std::env::var("FLATJOIN_WHOLE_PROCESS_COMMAND")
+        .unwrap_or_else(|_| format!("whole-process {}", args.join(" ")));
+    match run(&options, &me, command_line) {
         Ok(tsv) => {
             if let Some(out) = &options.out {
                 if let Err(e) = std::fs::write(out, &tsv) {

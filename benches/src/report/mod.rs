@@ -9,6 +9,7 @@ pub mod estimates;
 pub mod fit;
 pub mod markdown;
 pub mod plot;
+pub mod whole_process;
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -95,60 +96,12 @@ pub struct Analysis {
     pub targets: Vec<TargetCheck>,
     /// Instruction counts by (criterion group, operation), from `benches/callgrind.sh`, if it ran.
     pub instructions: BTreeMap<(String, Op), f64>,
-    /// Rows of `benches/whole-process.sh`'s table (one per input, the TSV's columns), if it ran.
-    pub whole_process: Vec<Vec<String>>,
+    /// `benches/whole-process.sh`'s table, if it ran.
+    pub whole_process: Option<whole_process::Table>,
 }
 
 /// File name of the instruction counts `benches/callgrind.sh` writes into the criterion folder.
 pub const INSTRUCTIONS_FILE: &str = "flatjoin-instructions.tsv";
-
-/// File name of the whole-process comparison `benches/whole-process.sh` writes into the criterion
-/// folder.
-pub const WHOLE_PROCESS_FILE: &str = "flatjoin-whole-process.tsv";
-
-/// The whole-process table's columns, as `whole-process` writes them.
-pub const WHOLE_PROCESS_COLUMNS: [&str; 8] = [
-    "input",
-    "bytes",
-    "join_cpu_s",
-    "floor_cpu_s",
-    "cpu_ratio",
-    "join_peak_kib",
-    "floor_peak_kib",
-    "peak_ratio",
-];
-
-/// Reads `dir/`[`WHOLE_PROCESS_FILE`] (a `#` comment, the header, one row per input); empty when
-/// absent.
-pub fn load_whole_process(dir: &Path) -> Result<Vec<Vec<String>>, String> {
-    let path = dir.join(WHOLE_PROCESS_FILE);
-    let text = match std::fs::read_to_string(&path) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(format!("{}: {e}", path.display())),
-    };
-    let mut lines = text
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#'));
-    let header: Vec<&str> = lines
-        .next()
-        .map(|(_, l)| l.split('\t').collect())
-        .unwrap_or_default();
-    if header != WHOLE_PROCESS_COLUMNS {
-        return Err(format!("{}: unexpected header {header:?}", path.display()));
-    }
-    let mut rows = Vec::new();
-    for (number, line) in lines {
-        let fields: Vec<String> = line.split('\t').map(str::to_owned).collect();
-        let numeric = fields.iter().skip(1).all(|f| f.parse::<f64>().is_ok());
-        if fields.len() != WHOLE_PROCESS_COLUMNS.len() || !numeric {
-            return Err(format!("{}:{}: malformed row", path.display(), number + 1));
-        }
-        rows.push(fields);
-    }
-    Ok(rows)
-}
 
 /// Reads `dir/`[`INSTRUCTIONS_FILE`] (`group<TAB>op<TAB>count` lines); empty when absent.
 pub fn load_instructions(dir: &Path) -> Result<BTreeMap<(String, Op), f64>, String> {
@@ -262,7 +215,7 @@ pub fn analyse(results: &Results, run: RunRecord) -> Result<Analysis, String> {
         corpus,
         targets,
         instructions: BTreeMap::new(),
-        whole_process: Vec::new(),
+        whole_process: None,
     })
 }
 
@@ -373,29 +326,61 @@ pub fn generate(criterion_dir: &Path, out_dir: &Path) -> Result<Analysis, String
     }
     let mut analysis = analyse(&results, run)?;
     analysis.instructions = load_instructions(criterion_dir)?;
-    analysis.whole_process = load_whole_process(criterion_dir)?;
+    analysis.whole_process = whole_process::load(criterion_dir)?;
     let plots_dir = out_dir.join(markdown::PLOTS_DIR);
     std::fs::create_dir_all(&plots_dir).map_err(|e| format!("{}: {e}", plots_dir.display()))?;
     let plots = plot::write_all(&analysis, &plots_dir)?;
-    let notes_path = Path::new(env!("CARGO_MANIFEST_DIR")).join(markdown::NOTES_FILE);
-    let notes = match std::fs::read_to_string(&notes_path) {
-        Ok(notes) => Some(notes),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-        Err(e) => return Err(format!("{}: {e}", notes_path.display())),
-    };
-    let mut text = markdown::render(&analysis, &plots, notes.as_deref());
+    let notes = read_notes()?;
     let path = out_dir.join(markdown::REPORT_FILE);
-    if let Some(kept) = std::fs::read_to_string(&path)
-        .ok()
-        .as_deref()
-        .and_then(in_process_section)
-    {
+    let previous = std::fs::read_to_string(&path).ok();
+    // Sections measured by other runs are kept as they are: the whole-process one when this run
+    // has no table of its own, and the packages' in-process one always.
+    let kept_whole_process = match &analysis.whole_process {
+        Some(_) => None,
+        None => previous
+            .as_deref()
+            .and_then(whole_process::existing_section),
+    };
+    let mut text = markdown::render(&analysis, &plots, notes.as_deref(), kept_whole_process);
+    if let Some(kept) = previous.as_deref().and_then(in_process_section) {
         text.push('\n');
         text.push_str(kept);
         text.push('\n');
     }
     std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
     Ok(analysis)
+}
+
+fn read_notes() -> Result<Option<String>, String> {
+    let notes_path = Path::new(env!("CARGO_MANIFEST_DIR")).join(markdown::NOTES_FILE);
+    match std::fs::read_to_string(&notes_path) {
+        Ok(notes) => Ok(Some(notes)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(format!("{}: {e}", notes_path.display())),
+    }
+}
+
+/// Replaces the whole-process section of the existing `out_dir/join-cost.md` with one rendered
+/// from `criterion_dir`'s whole-process table, and its analysis with the current notes, leaving
+/// every criterion-measured section as it was (`benches/whole-process.sh` runs this after its own
+/// measurement). Errors when there is no table or no report to splice into.
+pub fn splice_whole_process(criterion_dir: &Path, out_dir: &Path) -> Result<(), String> {
+    let table = whole_process::load(criterion_dir)?.ok_or_else(|| {
+        format!(
+            "no {} under {}",
+            whole_process::FILE,
+            criterion_dir.display()
+        )
+    })?;
+    let path = out_dir.join(markdown::REPORT_FILE);
+    let report = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut text = whole_process::splice(&report, &whole_process::section(&table))
+        .ok_or_else(|| format!("{}: no whole-process section", path.display()))?;
+    if let Some(notes) = read_notes()? {
+        text = markdown::splice_notes(&text, &notes)
+            .ok_or_else(|| format!("{}: no analysis section", path.display()))?;
+    }
+    std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// The section of an existing report that `bindings/bench.sh` writes (the Node.js and Python
@@ -545,36 +530,6 @@ mod tests {
             report.contains("| 32 | 32000 | 128000 | 96000 | 3.00× | 4.00× |"),
             "{report}"
         );
-    }
-
-    #[test]
-    fn whole_process_table_is_optional_but_must_parse() {
-        let dir = std::env::temp_dir().join(format!("flatjoin-benches-wp-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("dir");
-        assert!(
-            load_whole_process(&dir)
-                .expect("absent is empty")
-                .is_empty()
-        );
-        let header = WHOLE_PROCESS_COLUMNS.join("\t");
-        let good =
-            format!("# made by a test\n{header}\nshape a\t100\t0.2\t0.1\t2.0\t10\t20\t0.5\n");
-        std::fs::write(dir.join(WHOLE_PROCESS_FILE), good).expect("write");
-        let rows = load_whole_process(&dir).expect("parses");
-        std::fs::write(
-            dir.join(WHOLE_PROCESS_FILE),
-            format!("{header}\nshape a\t100\tx\n"),
-        )
-        .expect("write");
-        let malformed = load_whole_process(&dir);
-        std::fs::write(dir.join(WHOLE_PROCESS_FILE), "input\tbytes\n").expect("write");
-        let wrong_header = load_whole_process(&dir);
-        std::fs::remove_dir_all(&dir).expect("cleanup");
-        assert_eq!(rows.len(), 1);
-        assert_eq!(rows[0][0], "shape a");
-        assert_eq!(rows[0][4], "2.0");
-        assert!(malformed.is_err());
-        assert!(wrong_header.is_err());
     }
 
     #[test]

@@ -6,6 +6,8 @@
 
 use std::path::Path;
 
+use plotters::coord::ranged1d::{SegmentedCoord, ValueFormatter};
+use plotters::coord::types::RangedCoordu32;
 use plotters::prelude::*;
 
 use super::{Analysis, COMMAND, Row, SliceAnalysis};
@@ -250,12 +252,88 @@ pub fn timeline_chart(
     Ok(with_command(command, svg))
 }
 
+/// One bar series of a [`bar_chart`]: its legend label, colour and one value per case.
+type BarSeries = (String, RGBColor, Vec<Option<f64>>);
+
+/// What a [`bar_chart`] draws once its x axis is built.
+struct Bars<'l> {
+    x_desc: &'l str,
+    labels: &'l [String],
+    bars: &'l [BarSeries],
+    limit: f64,
+}
+
+/// A bar chart's drawing context: any `f64` x axis, one segment per case on y.
+type BarContext<'a, X> =
+    ChartContext<'a, SVGBackend<'a>, Cartesian2d<X, SegmentedCoord<RangedCoordu32>>>;
+
+/// The mesh, the bars (the first series fills the upper half of each case's band, the second the
+/// lower half), the target line at `limit` and the legend; bars start at `x0`.
+fn draw_bars<X>(chart: &mut BarContext<'_, X>, spec: &Bars, x0: f64) -> Result<(), String>
+where
+    X: Ranged<ValueType = f64> + ValueFormatter<f64>,
+{
+    let labels = spec.labels;
+    let rows = labels.len().max(1) as u32;
+    let label_of = |v: &SegmentValue<u32>| match v {
+        SegmentValue::CenterOf(i) => labels.get(*i as usize).cloned().unwrap_or_default(),
+        _ => String::new(),
+    };
+    chart
+        .configure_mesh()
+        .x_desc(spec.x_desc)
+        .y_labels(labels.len().max(1))
+        .y_label_formatter(&label_of)
+        .y_label_style((FONT, 11))
+        .light_line_style(WHITE.mix(0.0))
+        .draw()
+        .map_err(draw_error)?;
+    for (k, (name, color, data)) in spec.bars.iter().enumerate() {
+        let color = *color;
+        let rects: Vec<_> = data
+            .iter()
+            .enumerate()
+            .filter_map(|(i, v)| {
+                let v = (*v)?;
+                let i = i as u32;
+                let (from, to) = if k == 0 {
+                    (SegmentValue::Exact(i), SegmentValue::CenterOf(i))
+                } else {
+                    (SegmentValue::CenterOf(i), SegmentValue::Exact(i + 1))
+                };
+                Some(Rectangle::new(
+                    [(x0, from), (v, to)],
+                    color.mix(0.8).filled(),
+                ))
+            })
+            .collect();
+        chart
+            .draw_series(rects)
+            .map_err(draw_error)?
+            .label(name.clone())
+            .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 14, y + 5)], color.filled()));
+    }
+    let limit = spec.limit;
+    chart
+        .draw_series(LineSeries::new(
+            [
+                (limit, SegmentValue::Exact(0)),
+                (limit, SegmentValue::Exact(rows)),
+            ],
+            RED.stroke_width(2),
+        ))
+        .map_err(draw_error)?
+        .label(format!("target {limit}"))
+        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], RED.stroke_width(2)));
+    legend(chart, SeriesLabelPosition::LowerRight)
+}
+
 /// Horizontal bars, one band per case holding up to two bars, with a vertical line at `limit`.
 fn bar_chart(
     title: &str,
     x_desc: &str,
     labels: &[String],
-    bars: &[(String, RGBColor, Vec<Option<f64>>)],
+    bars: &[BarSeries],
     limit: f64,
     log_x: bool,
 ) -> Result<String, String> {
@@ -264,6 +342,12 @@ fn bar_chart(
         .flat_map(|b| b.2.iter().flatten().copied())
         .chain([limit]);
     let height = 90 + 22 * labels.len().max(1) as u32;
+    let spec = Bars {
+        x_desc,
+        labels,
+        bars,
+        limit,
+    };
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (WIDTH, height)).into_drawing_area();
@@ -275,79 +359,18 @@ fn bar_chart(
             .margin(12)
             .x_label_area_size(40)
             .y_label_area_size(250);
-        let label_of = |v: &SegmentValue<u32>| match v {
-            SegmentValue::CenterOf(i) => labels.get(*i as usize).cloned().unwrap_or_default(),
-            _ => String::new(),
-        };
-        macro_rules! draw_bars {
-            ($chart:expr, $x0:expr) => {{
-                let chart = &mut $chart;
-                chart
-                    .configure_mesh()
-                    .x_desc(x_desc)
-                    .y_labels(labels.len().max(1))
-                    .y_label_formatter(&label_of)
-                    .y_label_style((FONT, 11))
-                    .light_line_style(WHITE.mix(0.0))
-                    .draw()
-                    .map_err(draw_error)?;
-                for (k, (name, color, data)) in bars.iter().enumerate() {
-                    let color = *color;
-                    // The first series fills the upper half of each case's band, the second the
-                    // lower half.
-                    let rects: Vec<_> = data
-                        .iter()
-                        .enumerate()
-                        .filter_map(|(i, v)| {
-                            let v = (*v)?;
-                            let i = i as u32;
-                            let (from, to) = if k == 0 {
-                                (SegmentValue::Exact(i), SegmentValue::CenterOf(i))
-                            } else {
-                                (SegmentValue::CenterOf(i), SegmentValue::Exact(i + 1))
-                            };
-                            Some(Rectangle::new(
-                                [(($x0), from), (v, to)],
-                                color.mix(0.8).filled(),
-                            ))
-                        })
-                        .collect();
-                    chart
-                        .draw_series(rects)
-                        .map_err(draw_error)?
-                        .label(name.clone())
-                        .legend(move |(x, y)| {
-                            Rectangle::new([(x, y - 5), (x + 14, y + 5)], color.filled())
-                        });
-                }
-                chart
-                    .draw_series(LineSeries::new(
-                        [
-                            (limit, SegmentValue::Exact(0)),
-                            (limit, SegmentValue::Exact(rows)),
-                        ],
-                        RED.stroke_width(2),
-                    ))
-                    .map_err(draw_error)?
-                    .label(format!("target {limit}"))
-                    .legend(|(x, y)| {
-                        PathElement::new(vec![(x, y), (x + 18, y)], RED.stroke_width(2))
-                    });
-                legend(chart, SeriesLabelPosition::LowerRight)?;
-            }};
-        }
         if log_x {
             let (x0, x1) = log_bounds(values);
             let mut chart = builder
                 .build_cartesian_2d((x0..x1).log_scale(), (0..rows).into_segmented())
                 .map_err(draw_error)?;
-            draw_bars!(chart, x0);
+            draw_bars(&mut chart, &spec, x0)?;
         } else {
             let x1 = values.fold(0.0_f64, f64::max) * 1.1;
             let mut chart = builder
                 .build_cartesian_2d(0.0..x1, (0..rows).into_segmented())
                 .map_err(draw_error)?;
-            draw_bars!(chart, 0.0);
+            draw_bars(&mut chart, &spec, 0.0)?;
         }
         root.present().map_err(draw_error)?;
     }
@@ -391,9 +414,8 @@ fn case_label(row: &Row) -> String {
     row.spec.map_or_else(|| row.group.clone(), |s| s.id())
 }
 
-/// Writes every plot into `dir` and returns what was written, in report order.
-pub fn write_all(analysis: &Analysis, dir: &Path) -> Result<Vec<PlotFile>, String> {
-    let mut written = Vec::new();
+/// Time against the axis of every scaling slice, log-log.
+fn time_plots(analysis: &Analysis, dir: &Path, written: &mut Vec<PlotFile>) -> Result<(), String> {
     for slice in analysis.slices.iter().filter(|s| s.slice.axis.is_scaling()) {
         let series = time_series(slice);
         if series.is_empty() {
@@ -419,60 +441,64 @@ pub fn write_all(analysis: &Analysis, dir: &Path) -> Result<Vec<PlotFile>, Strin
             caption: title,
         });
     }
+    Ok(())
+}
 
+/// Both joins' ratios to the deep clone and to the validator compile, per synthetic shape.
+fn ratio_plots(analysis: &Analysis, dir: &Path, written: &mut Vec<PlotFile>) -> Result<(), String> {
     let rows: Vec<&Row> = analysis
         .synthetic
         .iter()
         .filter(|r| r.times.contains_key(&Op::Clone))
         .collect();
-    if !rows.is_empty() {
-        let labels: Vec<String> = rows.iter().map(|r| case_label(r)).collect();
-        // Both joins' ratios to one baseline, one bar each per case.
-        let join_bars = |baseline: Op| -> Vec<(String, RGBColor, Vec<Option<f64>>)> {
-            [Op::JoinOwned, Op::Join]
-                .into_iter()
-                .map(|join| {
-                    (
-                        format!("{} / {}", join.label(), baseline.label()),
-                        op_color(join),
-                        rows.iter().map(|r| r.ratio(join, baseline)).collect(),
-                    )
-                })
-                .collect()
-        };
-        let clone_bars = join_bars(Op::Clone);
-        let title = "Join time / deep-clone time per synthetic shape";
-        let svg = bar_chart(
-            title,
+    if rows.is_empty() {
+        return Ok(());
+    }
+    let labels: Vec<String> = rows.iter().map(|r| case_label(r)).collect();
+    // Both joins' ratios to one baseline, one bar each per case.
+    let join_bars = |baseline: Op| -> Vec<BarSeries> {
+        [Op::JoinOwned, Op::Join]
+            .into_iter()
+            .map(|join| {
+                (
+                    format!("{} / {}", join.label(), baseline.label()),
+                    op_color(join),
+                    rows.iter().map(|r| r.ratio(join, baseline)).collect(),
+                )
+            })
+            .collect()
+    };
+    let plots = [
+        (
+            "clone-ratio.svg",
+            "Join time / deep-clone time per synthetic shape",
             "ratio to the deep clone",
-            &labels,
-            &clone_bars,
+            Op::Clone,
             super::MAX_CLONE_RATIO,
             false,
-        )?;
-        write(dir, "clone-ratio.svg", &svg)?;
-        written.push(PlotFile {
-            file: "clone-ratio.svg".to_owned(),
-            caption: title.to_owned(),
-        });
-
-        let compile_bars = join_bars(Op::Compile);
-        let title = "Join time / validator-compile time per synthetic shape (log)";
-        let svg = bar_chart(
-            title,
+        ),
+        (
+            "compile-ratio.svg",
+            "Join time / validator-compile time per synthetic shape (log)",
             "ratio to compiling a validator for the presentation",
-            &labels,
-            &compile_bars,
+            Op::Compile,
             super::MAX_COMPILE_RATIO,
             true,
-        )?;
-        write(dir, "compile-ratio.svg", &svg)?;
+        ),
+    ];
+    for (file, title, x_desc, baseline, limit, log_x) in plots {
+        let svg = bar_chart(title, x_desc, &labels, &join_bars(baseline), limit, log_x)?;
+        write(dir, file, &svg)?;
         written.push(PlotFile {
-            file: "compile-ratio.svg".to_owned(),
+            file: file.to_owned(),
             caption: title.to_owned(),
         });
     }
+    Ok(())
+}
 
+/// Peak allocation against N for each family's N slice, the join's and the deep clone's.
+fn memory_plot(analysis: &Analysis, dir: &Path, written: &mut Vec<PlotFile>) -> Result<(), String> {
     let mut memory = Vec::new();
     for slice in analysis
         .slices
@@ -515,6 +541,15 @@ pub fn write_all(analysis: &Analysis, dir: &Path) -> Result<Vec<PlotFile>, Strin
             caption: title.to_owned(),
         });
     }
+    Ok(())
+}
+
+/// Writes every plot into `dir` and returns what was written, in report order.
+pub fn write_all(analysis: &Analysis, dir: &Path) -> Result<Vec<PlotFile>, String> {
+    let mut written = Vec::new();
+    time_plots(analysis, dir, &mut written)?;
+    ratio_plots(analysis, dir, &mut written)?;
+    memory_plot(analysis, dir, &mut written)?;
     Ok(written)
 }
 

@@ -1,0 +1,509 @@
+//! The whole-process comparison (`whole-process`, driven by `benches/whole-process.sh`): its TSV
+//! format, the report section rendered from it, and the splicing of that section into an existing
+//! `join-cost.md` (it is measured by its own run, not by criterion's).
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+/// File name of the comparison inside the criterion folder.
+pub const FILE: &str = "flatjoin-whole-process.tsv";
+
+/// The TSV's columns, as `whole-process` writes them. The `before_*` columns hold
+/// [`NOT_MEASURED`] when no earlier binary ran.
+pub const COLUMNS: [&str; 13] = [
+    "input",
+    "set",
+    "bytes",
+    "join_cpu_s",
+    "floor_cpu_s",
+    "cpu_ratio",
+    "join_peak_kib",
+    "floor_peak_kib",
+    "peak_ratio",
+    "before_cpu_s",
+    "before_cpu_ratio",
+    "before_peak_kib",
+    "before_peak_ratio",
+];
+
+/// A `before_*` field of a run without an earlier binary.
+pub const NOT_MEASURED: &str = "-";
+
+/// Target: the largest whole-process CPU ratio to the floor.
+pub const MAX_CPU_RATIO: f64 = 1.5;
+/// Target: the largest whole-process peak-memory ratio to the floor.
+pub const MAX_PEAK_RATIO: f64 = 1.0;
+
+const BEGIN: &str = "<!-- whole-process: ";
+const END: &str = "<!-- /whole-process -->";
+/// The heading of the section (also how a report written before the markers is recognized).
+const HEADING: &str = "## Whole process: `flatjoin` against the floor binary";
+
+/// Where and how the comparison ran, kept as `# key: value` comment lines at the top of the TSV.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Meta {
+    /// The command line that made the file.
+    pub command: String,
+    /// The commit of the measured (`after`) binary's workspace.
+    pub commit: String,
+    /// What the earlier binary is, when one ran.
+    pub before: Option<String>,
+    /// Runs per input.
+    pub runs: usize,
+    /// UTC start time.
+    pub started: String,
+    /// UTC end time.
+    pub finished: String,
+    /// `/proc/loadavg` (1/5/15 min) at the start.
+    pub load_start: String,
+    /// The same at the end.
+    pub load_end: String,
+    /// The largest 1-minute load average sampled before each input.
+    pub load_max: f64,
+}
+
+impl Meta {
+    /// Records a load sample (`/proc/loadavg`'s first three fields).
+    pub fn sample_load(&mut self, load: &str) {
+        if let Some(one) = load.split_whitespace().next().and_then(|l| l.parse().ok()) {
+            self.load_max = self.load_max.max(one);
+        }
+    }
+
+    /// The `# key: value` lines.
+    pub fn to_comments(&self) -> String {
+        let mut out = String::new();
+        let mut line = |k: &str, v: &str| {
+            let _ = writeln!(out, "# {k}: {v}");
+        };
+        line("command", &self.command);
+        line("commit", &self.commit);
+        if let Some(before) = &self.before {
+            line("before", before);
+        }
+        line("runs", &self.runs.to_string());
+        line("started", &self.started);
+        line("finished", &self.finished);
+        line("load_start", &self.load_start);
+        line("load_end", &self.load_end);
+        line("load_max", &format!("{:.2}", self.load_max));
+        out
+    }
+
+    fn read_comment(&mut self, line: &str) {
+        let Some((key, value)) = line.trim_start_matches('#').trim().split_once(": ") else {
+            return;
+        };
+        let value = value.to_owned();
+        match key {
+            "command" => self.command = value,
+            "commit" => self.commit = value,
+            "before" => self.before = Some(value),
+            "runs" => self.runs = value.parse().unwrap_or(0),
+            "started" => self.started = value,
+            "finished" => self.finished = value,
+            "load_start" => self.load_start = value,
+            "load_end" => self.load_end = value,
+            "load_max" => self.load_max = value.parse().unwrap_or(f64::NAN),
+            _ => {}
+        }
+    }
+}
+
+/// The earlier binary's figures for one input.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Before {
+    /// Median CPU seconds.
+    pub cpu_s: f64,
+    /// Median of the per-run CPU ratios to the floor.
+    pub cpu_ratio: f64,
+    /// Median peak resident KiB.
+    pub peak_kib: f64,
+    /// Median of the per-run peak ratios to the floor.
+    pub peak_ratio: f64,
+}
+
+/// One input's row.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Row {
+    /// What the input is.
+    pub label: String,
+    /// `fixed` or `sweep`.
+    pub set: String,
+    /// Size of the input file.
+    pub bytes: f64,
+    /// Median CPU seconds of `flatjoin`.
+    pub join_cpu_s: f64,
+    /// Median CPU seconds of the floor.
+    pub floor_cpu_s: f64,
+    /// Median of the per-run CPU ratios.
+    pub cpu_ratio: f64,
+    /// Median peak resident KiB of `flatjoin`.
+    pub join_peak_kib: f64,
+    /// Median peak resident KiB of the floor.
+    pub floor_peak_kib: f64,
+    /// Median of the per-run peak ratios.
+    pub peak_ratio: f64,
+    /// The earlier binary, when it ran.
+    pub before: Option<Before>,
+}
+
+/// A whole TSV file.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Table {
+    /// Its comment lines.
+    pub meta: Meta,
+    /// Its rows, in file order.
+    pub rows: Vec<Row>,
+}
+
+fn parse_row(fields: &[&str]) -> Option<Row> {
+    let [label, set, numbers @ ..] = fields else {
+        return None;
+    };
+    let number = |k: usize| numbers.get(k)?.parse::<f64>().ok();
+    let before = if numbers.get(7..11)?.iter().all(|f| *f == NOT_MEASURED) {
+        None
+    } else {
+        Some(Before {
+            cpu_s: number(7)?,
+            cpu_ratio: number(8)?,
+            peak_kib: number(9)?,
+            peak_ratio: number(10)?,
+        })
+    };
+    Some(Row {
+        label: (*label).to_owned(),
+        set: (*set).to_owned(),
+        bytes: number(0)?,
+        join_cpu_s: number(1)?,
+        floor_cpu_s: number(2)?,
+        cpu_ratio: number(3)?,
+        join_peak_kib: number(4)?,
+        floor_peak_kib: number(5)?,
+        peak_ratio: number(6)?,
+        before,
+    })
+}
+
+/// Parses a TSV written by `whole-process`.
+pub fn parse(text: &str, name: &str) -> Result<Table, String> {
+    let mut table = Table::default();
+    let mut header = None;
+    for (number, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        if line.starts_with('#') {
+            table.meta.read_comment(line);
+            continue;
+        }
+        let fields: Vec<&str> = line.split('\t').collect();
+        if header.is_none() {
+            if fields != COLUMNS {
+                return Err(format!("{name}: unexpected header {fields:?}"));
+            }
+            header = Some(());
+            continue;
+        }
+        let row = (fields.len() == COLUMNS.len())
+            .then(|| parse_row(&fields))
+            .flatten()
+            .ok_or_else(|| format!("{name}:{}: malformed row", number + 1))?;
+        table.rows.push(row);
+    }
+    Ok(table)
+}
+
+/// Reads `dir/`[`FILE`]; `None` when absent.
+pub fn load(dir: &Path) -> Result<Option<Table>, String> {
+    let path = dir.join(FILE);
+    match std::fs::read_to_string(&path) {
+        Ok(text) => parse(&text, &path.display().to_string()).map(Some),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(format!("{}: {e}", path.display())),
+    }
+}
+
+fn markdown_table(out: &mut String, header: &[&str], rows: &[Vec<String>]) {
+    let _ = writeln!(out, "| {} |", header.join(" | "));
+    let _ = writeln!(
+        out,
+        "|{}",
+        header.iter().map(|_| "---|").collect::<String>()
+    );
+    for row in rows {
+        let _ = writeln!(out, "| {} |", row.join(" | "));
+    }
+    out.push('\n');
+}
+
+fn ratio_cell(value: f64, limit: f64) -> String {
+    if value > limit {
+        format!("**{value:.2}×**")
+    } else {
+        format!("{value:.2}×")
+    }
+}
+
+fn rows_table(out: &mut String, rows: &[&Row], with_before: bool) {
+    let mut header = vec!["input", "size (KiB)", "flatjoin CPU (ms)", "floor CPU (ms)"];
+    if with_before {
+        header.extend(["CPU ratio before", "CPU ratio after"]);
+    } else {
+        header.push("CPU ratio");
+    }
+    header.extend(["flatjoin peak (MiB)", "floor peak (MiB)"]);
+    if with_before {
+        header.extend(["peak ratio before", "peak ratio after"]);
+    } else {
+        header.push("peak ratio");
+    }
+    let cells: Vec<Vec<String>> = rows
+        .iter()
+        .map(|r| {
+            let mut cells = vec![
+                r.label.clone(),
+                format!("{:.1}", r.bytes / 1024.0),
+                format!("{:.1}", r.join_cpu_s * 1e3),
+                format!("{:.1}", r.floor_cpu_s * 1e3),
+            ];
+            let before = |f: fn(&Before) -> f64, limit| {
+                r.before
+                    .as_ref()
+                    .map_or_else(|| "—".to_owned(), |b| ratio_cell(f(b), limit))
+            };
+            if with_before {
+                cells.push(before(|b| b.cpu_ratio, MAX_CPU_RATIO));
+            }
+            cells.push(ratio_cell(r.cpu_ratio, MAX_CPU_RATIO));
+            cells.push(format!("{:.1}", r.join_peak_kib / 1024.0));
+            cells.push(format!("{:.1}", r.floor_peak_kib / 1024.0));
+            if with_before {
+                cells.push(before(|b| b.peak_ratio, MAX_PEAK_RATIO));
+            }
+            cells.push(ratio_cell(r.peak_ratio, MAX_PEAK_RATIO));
+            cells
+        })
+        .collect();
+    markdown_table(out, &header, &cells);
+}
+
+/// The worst of `rows` by `key`, as "1.62× (`label`)", and how many exceed `limit`.
+fn worst(rows: &[&Row], key: impl Fn(&Row) -> Option<f64>, limit: f64) -> String {
+    let values: Vec<(f64, &str)> = rows
+        .iter()
+        .filter_map(|r| Some((key(r)?, r.label.as_str())))
+        .collect();
+    let Some((value, label)) = values.iter().copied().max_by(|a, b| a.0.total_cmp(&b.0)) else {
+        return "not measured".to_owned();
+    };
+    let over = values.iter().filter(|(v, _)| *v > limit).count();
+    format!(
+        "**{value:.2}×** ({label}); {over} of {} over {limit}×",
+        values.len()
+    )
+}
+
+fn sweep_summary(out: &mut String, rows: &[&Row]) {
+    let has_before = rows.iter().any(|r| r.before.is_some());
+    let mut lines = vec![
+        (
+            "worst CPU ratio",
+            worst(rows, |r| Some(r.cpu_ratio), MAX_CPU_RATIO),
+        ),
+        (
+            "worst peak ratio",
+            worst(rows, |r| Some(r.peak_ratio), MAX_PEAK_RATIO),
+        ),
+    ];
+    if has_before {
+        lines.push((
+            "before: worst CPU ratio",
+            worst(rows, |r| Some(r.before?.cpu_ratio), MAX_CPU_RATIO),
+        ));
+        lines.push((
+            "before: worst peak ratio",
+            worst(rows, |r| Some(r.before?.peak_ratio), MAX_PEAK_RATIO),
+        ));
+    }
+    for (what, text) in lines {
+        let _ = writeln!(out, "- {what}: {text}");
+    }
+    out.push('\n');
+}
+
+fn run_table(out: &mut String, meta: &Meta) {
+    let mut rows = vec![
+        vec!["command".to_owned(), format!("`{}`", meta.command)],
+        vec!["commit (after)".to_owned(), meta.commit.clone()],
+    ];
+    if let Some(before) = &meta.before {
+        rows.push(vec!["before".to_owned(), before.clone()]);
+    }
+    rows.push(vec![
+        "run".to_owned(),
+        format!(
+            "{} → {}, {} runs per input",
+            meta.started, meta.finished, meta.runs
+        ),
+    ]);
+    rows.push(vec![
+        "load average (1/5/15 min)".to_owned(),
+        format!(
+            "{} → {}; highest 1-minute figure sampled: {:.2}",
+            meta.load_start, meta.load_end, meta.load_max
+        ),
+    ]);
+    markdown_table(out, &["", ""], &rows);
+}
+
+/// The section, markers included.
+pub fn section(table: &Table) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{BEGIN}written by benches/whole-process.sh from its own run, command below; do not edit \
+         by hand -->\n{HEADING}\n"
+    );
+    out.push_str(
+        "The `flatjoin` binary (`flatten`, or `manifest` for a manifest) against `floor`, built \
+         from the same workspace, which only reads the file, parses it with the same \
+         order-preserving `serde_json`, deep-clones it and pretty-prints it. Whole processes, as a \
+         user runs them, measured by the OS (`getrusage` of each child: user + system CPU time, \
+         peak resident memory), the binaries rotated run by run (with `--before`, an earlier \
+         `flatjoin` binary runs in the same rotation, so before and after meet the same load); \
+         each ratio is the median of the per-run ratios. Targets: CPU ≤ 1.5×, peak memory ≤ 1.0× \
+         the floor; figures over a target are bold.\n\n",
+    );
+    run_table(&mut out, &table.meta);
+    let with_before = table.rows.iter().any(|r| r.before.is_some());
+    let set = |name: &str| -> Vec<&Row> { table.rows.iter().filter(|r| r.set == name).collect() };
+    let fixed = set("fixed");
+    if !fixed.is_empty() {
+        out.push_str("### The benchmark's inputs\n\n");
+        rows_table(&mut out, &fixed, with_before);
+    }
+    let sweep = set("sweep");
+    if !sweep.is_empty() {
+        out.push_str(
+            "### Shape sweep\n\nShapes the join was not tuned to (`benches/src/sweep.rs`): \
+             shared names colliding as different kinds, per-branch descriptions and titles, \
+             `required` lists that differ in every branch, unions of `$ref`s to shared \
+             definitions, many identical small unions, unions nested in arrays, open branches, a \
+             manifest of differently shaped tools.\n\n",
+        );
+        rows_table(&mut out, &sweep, with_before);
+        sweep_summary(&mut out, &sweep);
+    }
+    out.push_str(END);
+    out
+}
+
+/// The byte range of the whole-process section in `report`: between the markers, or, in a report
+/// written before them, from the heading to the next `## ` heading.
+fn section_range(report: &str) -> Option<(usize, usize)> {
+    if let Some(start) = report.find(BEGIN) {
+        let end = start + report[start..].find(END)? + END.len();
+        return Some((start, end));
+    }
+    let start = report.find(HEADING)?;
+    let after = start + HEADING.len();
+    let end = report[after..]
+        .find("\n## ")
+        .map_or(report.len(), |i| after + i + 1);
+    Some((start, end))
+}
+
+/// `report` with its whole-process section replaced by `section`; `None` when it has none.
+pub fn splice(report: &str, section: &str) -> Option<String> {
+    let (start, end) = section_range(report)?;
+    let rest = report[end..].trim_start_matches('\n');
+    Some(format!("{}{section}\n\n{rest}", &report[..start]))
+}
+
+/// The section of an existing report, markers included (kept when a criterion run has no new
+/// whole-process table).
+pub fn existing_section(report: &str) -> Option<&str> {
+    let start = report.find(BEGIN)?;
+    let end = start + report[start..].find(END)? + END.len();
+    Some(&report[start..end])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tsv(before: &str) -> String {
+        format!(
+            "# command: bash benches/whole-process.sh\n# runs: 3\n# load_max: 2.50\n{}\n\
+             small\tfixed\t1024\t0.003\t0.002\t1.5\t6000\t2000\t3.0\t{before}\n\
+             shape a\tsweep\t2048\t0.2\t0.1\t2.0\t10\t20\t0.5\t{before}\n\
+             shape b\tsweep\t2048\t0.1\t0.1\t1.2\t30\t20\t1.5\t{before}\n",
+            COLUMNS.join("\t")
+        )
+    }
+
+    #[test]
+    fn parses_with_and_without_the_earlier_binary() {
+        let without = parse(&tsv("-\t-\t-\t-"), "t").expect("parses");
+        assert_eq!(without.rows.len(), 3);
+        assert_eq!(without.meta.runs, 3);
+        assert_eq!(without.meta.load_max, 2.5);
+        assert_eq!(without.rows[1].cpu_ratio, 2.0);
+        assert_eq!(without.rows[1].peak_ratio, 0.5);
+        assert!(without.rows.iter().all(|r| r.before.is_none()));
+        let with = parse(&tsv("0.4\t4.0\t40\t2.0"), "t").expect("parses");
+        assert_eq!(
+            with.rows[2].before,
+            Some(Before {
+                cpu_s: 0.4,
+                cpu_ratio: 4.0,
+                peak_kib: 40.0,
+                peak_ratio: 2.0
+            })
+        );
+        assert!(parse(&tsv("0.4\t-\t40\t2.0"), "t").is_err());
+        assert!(parse("input\tbytes\n", "t").is_err());
+        assert!(parse(&format!("{}\nx\tsweep\t1\n", COLUMNS.join("\t")), "t").is_err());
+    }
+
+    #[test]
+    fn the_section_states_the_worst_sweep_ratio_before_and_after() {
+        let table = parse(&tsv("0.4\t4.0\t40\t0.9"), "t").expect("parses");
+        let text = section(&table);
+        assert!(text.starts_with(BEGIN) && text.ends_with(END), "{text}");
+        assert!(text.contains("### Shape sweep"), "{text}");
+        assert!(
+            text.contains("- worst CPU ratio: **2.00×** (shape a); 1 of 2 over 1.5×"),
+            "{text}"
+        );
+        assert!(
+            text.contains("- worst peak ratio: **1.50×** (shape b); 1 of 2 over 1×"),
+            "{text}"
+        );
+        assert!(
+            text.contains("- before: worst CPU ratio: **4.00×** (shape a); 2 of 2 over 1.5×"),
+            "{text}"
+        );
+        assert!(
+            text.contains("| small | 1.0 | 3.0 | 2.0 | **4.00×** | 1.50× |"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn splicing_replaces_the_marked_or_the_legacy_section_only() {
+        let legacy = format!("# R\n\n{HEADING}\n\nold table\n\n## Analysis\n\nnotes\n");
+        let spliced = splice(&legacy, "NEW").expect("legacy section found");
+        assert_eq!(spliced, "# R\n\nNEW\n\n## Analysis\n\nnotes\n");
+        let marked = format!("# R\n\n{BEGIN}x -->\nold\n{END}\n\n## Analysis\n");
+        let spliced = splice(&marked, "NEW").expect("marked section found");
+        assert_eq!(spliced, "# R\n\nNEW\n\n## Analysis\n");
+        assert_eq!(
+            existing_section(&marked),
+            Some(&marked[5..marked.len() - 13])
+        );
+        assert_eq!(splice("# R\n", "NEW"), None);
+    }
+}

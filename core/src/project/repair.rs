@@ -33,6 +33,7 @@ pub(super) fn repair(out: &mut Value, projector: &mut Projector<'_>) -> Result<(
     let mut names = Names { taken, next: 1 };
     let mut hoisted: HashMap<String, String> = HashMap::new();
     let mut new_defs: Vec<(String, Value)> = Vec::new();
+    let mut rewritten = Rewritten::default();
     // Worklist of values whose references still need checking: the document, then each hoisted
     // definition as it is created.
     rewrite(
@@ -42,6 +43,7 @@ pub(super) fn repair(out: &mut Value, projector: &mut Projector<'_>) -> Result<(
         &mut names,
         &mut hoisted,
         &mut new_defs,
+        &mut rewritten,
     )?;
     let mut i = 0;
     while i < new_defs.len() {
@@ -53,6 +55,7 @@ pub(super) fn repair(out: &mut Value, projector: &mut Projector<'_>) -> Result<(
             &mut names,
             &mut hoisted,
             &mut new_defs,
+            &mut rewritten,
         )?;
         new_defs[i].1 = value;
         i += 1;
@@ -85,19 +88,36 @@ fn container_name(document: &Value) -> &'static str {
     Draft::of(document).definitions_container()
 }
 
-/// Whether `target` (a pointer into the original) lies inside what a flattened union rewrites:
-/// its branches, or the sibling object keywords that fold into every branch (`properties`,
+/// What the flattened unions rewrite, as pointers into the original: under each site, its union
+/// keyword and the sibling object keywords that fold into every branch (`properties`,
 /// `patternProperties`, …, SPEC §2.1), whose flat-object counterparts are joined, so a place under
-/// them may be gone (a sibling property joined to `false` loses its `$defs`).
-fn crosses_flattened(target: &str, sites: &[(String, &'static str)]) -> bool {
-    sites.iter().any(|(site, keyword)| {
-        std::iter::once(*keyword)
-            .chain(SIBLING_KEYWORDS.iter().copied())
-            .any(|k| {
-                let inner = pointer::push(site, k);
-                target == inner || target.starts_with(&format!("{inner}/"))
-            })
-    })
+/// them may be gone (a sibling property joined to `false` loses its `$defs`). Kept in step with
+/// `Projector::sites`, which grows when a hoisted copy is projected; one set lookup per token of
+/// a reference instead of a scan of every site.
+#[derive(Default)]
+struct Rewritten {
+    places: HashSet<String>,
+    sites_seen: usize,
+}
+
+impl Rewritten {
+    fn update(&mut self, sites: &[(String, &'static str)]) {
+        for (site, keyword) in sites.iter().skip(self.sites_seen) {
+            for k in std::iter::once(*keyword).chain(SIBLING_KEYWORDS.iter().copied()) {
+                self.places.insert(pointer::push(site, k));
+            }
+        }
+        self.sites_seen = sites.len();
+    }
+
+    /// Whether `target` is one of the places or lies under one. Tokens are escaped, so every `/`
+    /// of `target` ends a token: its prefixes up to a `/` are exactly the pointers it lies under.
+    fn crosses(&self, target: &str) -> bool {
+        self.places.contains(target)
+            || target
+                .match_indices('/')
+                .any(|(i, _)| self.places.contains(&target[..i]))
+    }
 }
 
 /// Fresh names for hoisted definitions: `flatjoin_ref_N`, skipping every name the document
@@ -126,13 +146,15 @@ fn rewrite(
     names: &mut Names,
     hoisted: &mut HashMap<String, String>,
     new_defs: &mut Vec<(String, Value)>,
+    rewritten: &mut Rewritten,
 ) -> Result<(), Error> {
     let Value::Object(map) = value else {
         return Ok(());
     };
+    rewritten.update(&projector.sites);
     if let Some(Value::String(reference)) = map.get("$ref")
         && let Some(target) = pointer::local_ref(reference)
-        && crosses_flattened(&target, &projector.sites)
+        && rewritten.crosses(&target)
     {
         let name = match hoisted.get(&target) {
             Some(name) => name.clone(),
@@ -150,7 +172,9 @@ fn rewrite(
     let mut result = Ok(());
     keywords::subschemas_mut(map, |_, child| {
         if result.is_ok() {
-            result = rewrite(child, projector, container, names, hoisted, new_defs);
+            result = rewrite(
+                child, projector, container, names, hoisted, new_defs, rewritten,
+            );
         }
     });
     result

@@ -247,7 +247,13 @@ fn ratio_cell(value: f64, limit: f64) -> String {
 }
 
 fn rows_table(out: &mut String, rows: &[&Row], with_before: bool) {
-    let mut header = vec!["input", "size (KiB)", "flatjoin CPU (ms)", "floor CPU (ms)"];
+    let mut header = vec!["input", "size (KiB)"];
+    if with_before {
+        header.extend(["before CPU (ms)", "after CPU (ms)"]);
+    } else {
+        header.push("flatjoin CPU (ms)");
+    }
+    header.push("floor CPU (ms)");
     if with_before {
         header.extend(["CPU ratio before", "CPU ratio after"]);
     } else {
@@ -262,12 +268,15 @@ fn rows_table(out: &mut String, rows: &[&Row], with_before: bool) {
     let cells: Vec<Vec<String>> = rows
         .iter()
         .map(|r| {
-            let mut cells = vec![
-                r.label.clone(),
-                format!("{:.1}", r.bytes / 1024.0),
-                format!("{:.1}", r.join_cpu_s * 1e3),
-                format!("{:.1}", r.floor_cpu_s * 1e3),
-            ];
+            let mut cells = vec![r.label.clone(), format!("{:.1}", r.bytes / 1024.0)];
+            if with_before {
+                cells.push(
+                    r.before
+                        .map_or_else(|| "—".to_owned(), |b| format!("{:.1}", b.cpu_s * 1e3)),
+                );
+            }
+            cells.push(format!("{:.1}", r.join_cpu_s * 1e3));
+            cells.push(format!("{:.1}", r.floor_cpu_s * 1e3));
             let before = |f: fn(&Before) -> f64, limit| {
                 r.before
                     .as_ref()
@@ -483,11 +492,11 @@ mod tests {
             "{text}"
         );
         assert!(
-            text.contains("- before: worst CPU ratio: **4.00×** (shape a); 2 of 2 over 1.5×"),
+            text.contains("- before: worst CPU ratio: **4.00×** (shape b); 2 of 2 over 1.5×"),
             "{text}"
         );
         assert!(
-            text.contains("| small | 1.0 | 3.0 | 2.0 | **4.00×** | 1.50× |"),
+            text.contains("| small | 1.0 | 400.0 | 3.0 | 2.0 | **4.00×** | 1.50× |"),
             "{text}"
         );
     }
@@ -502,7 +511,7 @@ mod tests {
         assert_eq!(spliced, "# R\n\nNEW\n\n## Analysis\n");
         assert_eq!(
             existing_section(&marked),
-            Some(&marked[5..marked.len() - 13])
+            Some(format!("{BEGIN}x -->\nold\n{END}").as_str())
         );
         assert_eq!(splice("# R\n", "NEW"), None);
     }

@@ -119,7 +119,11 @@ pub fn load_corpus_with_suite(dir: &Path) -> Result<Corpus, String> {
 fn load(dir: &Path, with_suite: bool) -> Result<Corpus, String> {
     // The JSON-Schema-Test-Suite is a conformance corpus of small keyword tests (and remote
     // documents), not tool schemas: the harness runs it (`suite.rs`), not the bench.
-    let skip: &[&str] = if with_suite { &[] } else { &["json-schema-test-suite"] };
+    let skip: &[&str] = if with_suite {
+        &[]
+    } else {
+        &["json-schema-test-suite"]
+    };
     let files = walk::json_files(dir, skip);
     let mut corpus = Corpus::default();
     for path in &files {

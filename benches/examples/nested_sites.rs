@@ -1,4 +1,4 @@
-//! Quick linearity check of the join in the number of nested union sites (issue 9, item 7):
+//! Quick linearity check of the join in the number of nested union sites:
 //! `cargo run -r -p flatjoin-benches --example nested_sites` prints, per size, the best of five
 //! in-process times of `flatjoin::flatten`, of `flatjoin::flatten_owned` (less one clone) and of
 //! a deep clone (the floor), and their ratios.

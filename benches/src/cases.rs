@@ -10,7 +10,7 @@ use crate::shape::{Family, ShapeSpec};
 /// How much to measure: the published report, or a smoke run for CI that keeps the code alive.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Profile {
-    /// Every slice at the sizes of issue 5 (N up to 2048); about 15–20 minutes on 2 cores.
+    /// Every slice at the full sizes (N up to 2048); about 15–20 minutes on 2 cores.
     Full,
     /// The same slices capped at N = 32 with minimal measurement times; a few seconds.
     Smoke,
@@ -34,7 +34,7 @@ impl Profile {
         }
     }
 
-    /// The union-site counts of the nested-sites slice (issue 9: 1,000 to 64,000).
+    /// The union-site counts of the nested-sites slice (1,000 to 64,000).
     fn site_counts(self) -> &'static [usize] {
         match self {
             Profile::Full => &[1_000, 4_000, 16_000, 64_000],

@@ -28,7 +28,7 @@ pub enum Family {
     /// Many small discriminated unions nested inside the root one: two root branches, each with
     /// `props` properties that are each a two-branch union of their own (the same in both root
     /// branches, so the root join dedups them). About `2 × props + 1` union sites: what the
-    /// diagnostics' per-site bookkeeping costs (issue 9, item 7).
+    /// diagnostics' per-site bookkeeping costs (the nested-sites slice).
     NestedSites,
 }
 

@@ -282,7 +282,7 @@ fn header_section(out: &mut String, run: &crate::run::RunRecord) {
     );
 }
 
-/// The targets of issue 5 and their verdicts.
+/// The join-cost targets and their verdicts.
 fn targets_section(out: &mut String, analysis: &Analysis) {
     out.push_str("## Targets (issue 5)\n\n");
     out.push_str(

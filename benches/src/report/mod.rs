@@ -1,8 +1,8 @@
 //! The report generator: criterion's estimates and the run record in, `join-cost.md` and its SVG
 //! plots out.
 //!
-//! [`analyse`] turns the raw medians into slices with fitted exponents and the three targets of
-//! issue 5; [`markdown`] and [`plot`] only render that analysis. Timing targets are reported,
+//! [`analyse`] turns the raw medians into slices with fitted exponents and the three join-cost
+//! targets; [`markdown`] and [`plot`] only render that analysis. Timing targets are reported,
 //! never asserted: a missed target is a line in the report with the measured figure.
 
 pub mod estimates;
@@ -92,7 +92,7 @@ pub struct Analysis {
     pub synthetic: Vec<Row>,
     /// Every corpus file measured.
     pub corpus: Vec<Row>,
-    /// The targets of issue 5.
+    /// The join-cost targets (the report's Targets section).
     pub targets: Vec<TargetCheck>,
     /// Instruction counts by (criterion group, operation), from `benches/callgrind.sh`, if it ran.
     pub instructions: BTreeMap<(String, Op), f64>,

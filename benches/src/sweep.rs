@@ -219,7 +219,7 @@ fn collide_variant(k: usize) -> Value {
 }
 
 /// `branches` branches of `props` properties: every other name is shared by all branches and
-/// takes one of [`collide_variant`]'s kinds by branch; each property has its branch's own
+/// takes one of `collide_variant`'s kinds by branch; each property has its branch's own
 /// description, `required` differs per branch; closed or open branches.
 pub fn collide(branches: usize, props: usize, closed: bool) -> Value {
     let one_of = (0..branches)

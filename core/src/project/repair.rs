@@ -30,36 +30,25 @@ pub(super) fn repair(out: &mut Value, projector: &mut Projector<'_>) -> Result<(
         )
         .flat_map(|defs| defs.keys().cloned())
         .collect();
-    let mut names = Names { taken, next: 1 };
-    let mut hoisted: HashMap<String, String> = HashMap::new();
-    let mut new_defs: Vec<(String, Value)> = Vec::new();
-    let mut rewritten = Rewritten::default();
-    // Worklist of values whose references still need checking: the document, then each hoisted
-    // definition as it is created.
-    rewrite(
-        out,
+    let mut repairer = Repairer {
         projector,
         container,
-        &mut names,
-        &mut hoisted,
-        &mut new_defs,
-        &mut rewritten,
-    )?;
+        names: Names { taken, next: 1 },
+        hoisted: HashMap::new(),
+        new_defs: Vec::new(),
+        rewritten: Rewritten::default(),
+    };
+    // Worklist of values whose references still need checking: the document, then each hoisted
+    // definition as it is created.
+    repairer.rewrite(out)?;
     let mut i = 0;
-    while i < new_defs.len() {
-        let mut value = std::mem::take(&mut new_defs[i].1);
-        rewrite(
-            &mut value,
-            projector,
-            container,
-            &mut names,
-            &mut hoisted,
-            &mut new_defs,
-            &mut rewritten,
-        )?;
-        new_defs[i].1 = value;
+    while i < repairer.new_defs.len() {
+        let mut value = std::mem::take(&mut repairer.new_defs[i].1);
+        repairer.rewrite(&mut value)?;
+        repairer.new_defs[i].1 = value;
         i += 1;
     }
+    let new_defs = repairer.new_defs;
     if let Value::Object(root) = out {
         if !new_defs.is_empty() {
             let defs = root
@@ -71,7 +60,7 @@ pub(super) fn repair(out: &mut Value, projector: &mut Projector<'_>) -> Result<(
                 }
             }
         }
-        prune(root, &projector.facts.ref_targets);
+        prune(root, &repairer.projector.facts.ref_targets);
     }
     Ok(())
 }
@@ -139,45 +128,54 @@ impl Names {
     }
 }
 
-fn rewrite(
-    value: &mut Value,
-    projector: &mut Projector<'_>,
-    container: &str,
-    names: &mut Names,
-    hoisted: &mut HashMap<String, String>,
-    new_defs: &mut Vec<(String, Value)>,
-    rewritten: &mut Rewritten,
-) -> Result<(), Error> {
-    let Value::Object(map) = value else {
-        return Ok(());
-    };
-    rewritten.update(&projector.sites);
-    if let Some(Value::String(reference)) = map.get("$ref")
-        && let Some(target) = pointer::local_ref(reference)
-        && rewritten.crosses(&target)
-    {
-        let name = match hoisted.get(&target) {
-            Some(name) => name.clone(),
-            None => {
-                let name = names.fresh();
-                hoisted.insert(target.clone(), name.clone());
-                let projected = projector.project_at(&target)?;
-                new_defs.push((name.clone(), projected));
-                name
-            }
+/// The state of one repair: where hoisted copies go, the names they took, and the copies not yet
+/// rewritten themselves (a worklist, so a copy's own references are repaired too).
+struct Repairer<'p, 'a> {
+    projector: &'p mut Projector<'a>,
+    container: &'static str,
+    names: Names,
+    /// Hoisted target pointer → the definition name it was given.
+    hoisted: HashMap<String, String>,
+    new_defs: Vec<(String, Value)>,
+    rewritten: Rewritten,
+}
+
+impl Repairer<'_, '_> {
+    /// Redirects every local `$ref` in `value` that crosses a flattened union to a hoisted copy.
+    fn rewrite(&mut self, value: &mut Value) -> Result<(), Error> {
+        let Value::Object(map) = value else {
+            return Ok(());
         };
-        let new_ref = pointer::to_ref(&pointer::push(&pointer::push("", container), &name));
-        map.insert("$ref".into(), Value::String(new_ref));
-    }
-    let mut result = Ok(());
-    keywords::subschemas_mut(map, |_, child| {
-        if result.is_ok() {
-            result = rewrite(
-                child, projector, container, names, hoisted, new_defs, rewritten,
-            );
+        self.rewritten.update(&self.projector.sites);
+        if let Some(Value::String(reference)) = map.get("$ref")
+            && let Some(target) = pointer::local_ref(reference)
+            && self.rewritten.crosses(&target)
+        {
+            let name = self.hoist(target)?;
+            let new_ref =
+                pointer::to_ref(&pointer::push(&pointer::push("", self.container), &name));
+            map.insert("$ref".into(), Value::String(new_ref));
         }
-    });
-    result
+        let mut result = Ok(());
+        keywords::subschemas_mut(map, |_, child| {
+            if result.is_ok() {
+                result = self.rewrite(child);
+            }
+        });
+        result
+    }
+
+    /// The name of `target`'s hoisted copy, projecting it the first time it is asked for.
+    fn hoist(&mut self, target: String) -> Result<String, Error> {
+        if let Some(name) = self.hoisted.get(&target) {
+            return Ok(name.clone());
+        }
+        let name = self.names.fresh();
+        let projected = self.projector.project_at(&target)?;
+        self.hoisted.insert(target, name.clone());
+        self.new_defs.push((name.clone(), projected));
+        Ok(name)
+    }
 }
 
 /// Collects the local reference targets of every `$ref` in `value`.

@@ -366,8 +366,10 @@ pub fn fold(run: &Run, codes: &[Oracle], items: &Items, timing: Timing) -> Resul
         result.suite.push(item.report.clone());
         kept.suite.push(item.clone());
     }
-    let model = fold_model(&config, codes, items, &mut result, &mut kept, &mut findings)?;
-    let open_world = fold_open_world(&config, codes, items, &mut result, &mut kept, &mut findings)?;
+    let outputs = (&mut result, &mut kept, &mut findings);
+    let model = fold_generator(Generator::Model, &config, codes, items, outputs)?;
+    let outputs = (&mut result, &mut kept, &mut findings);
+    let open_world = fold_generator(Generator::OpenWorld, &config, codes, items, outputs)?;
     result.generated_time = Duration::from_secs_f64(timing.model_seconds.max(0.0));
     result.total_time = Duration::from_secs_f64(timing.total_seconds.max(0.0));
     let mut model = model;
@@ -386,48 +388,103 @@ pub fn fold(run: &Run, codes: &[Oracle], items: &Items, timing: Timing) -> Resul
     })
 }
 
-fn fold_model(
+/// The two generators a run folds, and the rule each follows after a violation.
+#[derive(Clone, Copy)]
+enum Generator {
+    /// Stops at its first attributed violation (later cases, run by other shards, are not part
+    /// of the run); every violation is shrunk.
+    Model,
+    /// Runs every case; the first violation per oracle is shrunk, at most
+    /// [`MAX_OPEN_WORLD_SHRINKS`] of them.
+    OpenWorld,
+}
+
+impl Generator {
+    fn name(self) -> &'static str {
+        match self {
+            Generator::Model => MODEL_GENERATOR,
+            Generator::OpenWorld => OPEN_WORLD_GENERATOR,
+        }
+    }
+
+    /// How a finding names its case (`found by`) and the error names a case.
+    fn case_name(self, i: u32) -> String {
+        match self {
+            Generator::Model => format!("case {i}"),
+            Generator::OpenWorld => format!("open-world case {i}"),
+        }
+    }
+
+    fn items(self, items: &Items) -> &[CaseItem] {
+        match self {
+            Generator::Model => &items.model,
+            Generator::OpenWorld => &items.open_world,
+        }
+    }
+
+    fn kept(self, items: &mut Items) -> &mut Vec<CaseItem> {
+        match self {
+            Generator::Model => &mut items.model,
+            Generator::OpenWorld => &mut items.open_world,
+        }
+    }
+}
+
+/// Folds one generator's case records in index order into `result`, `kept` and `findings`.
+fn fold_generator(
+    generator: Generator,
     config: &CheckConfig,
     codes: &[Oracle],
     items: &Items,
-    result: &mut CheckResult,
-    kept: &mut Items,
-    findings: &mut Vec<Finding>,
+    (result, kept, findings): (&mut CheckResult, &mut Items, &mut Vec<Finding>),
 ) -> Result<GeneratorResult, String> {
-    let mut model = GeneratorResult {
-        name: MODEL_GENERATOR.to_owned(),
+    let mut counts = GeneratorResult {
+        name: generator.name().to_owned(),
         ..GeneratorResult::default()
     };
-    let mut cases: Vec<&CaseItem> = items.model.iter().collect();
+    let mut shrunk_oracles: Vec<Oracle> = Vec::new();
+    let mut cases: Vec<&CaseItem> = generator.items(items).iter().collect();
     cases.sort_by_key(|i| i.index);
     for item in cases {
         let outcomes = item.outcomes.restore(codes, &config.base)?;
         result.tally(&outcomes);
-        model.tally(&outcomes);
-        result.generated += 1;
-        if let Some(w) = item.widening {
-            result.widenings.push(w);
+        counts.tally(&outcomes);
+        if let Generator::Model = generator {
+            result.generated += 1;
+            if let Some(w) = item.widening {
+                result.widenings.push(w);
+            }
         }
-        kept.model.push(item.clone());
+        generator.kept(kept).push(item.clone());
         let Some(first) = crate::open_world::first_violation(&outcomes) else {
             continue;
         };
         let i = item.index;
-        let found_by = format!("{} (case {i}, seed {})", config.command, config.seed);
+        let case = generator.case_name(i);
+        let found_by = format!("{} ({case}, seed {})", config.command, config.seed);
         let label = format!("case {i}");
+        if let Generator::OpenWorld = generator {
+            result
+                .open_world_failures
+                .push((i, first.oracle, violation_line(&first)));
+        }
         if item.unattributed {
             result.unattributed.push(first.clone());
+            let source = generator.name();
             findings.extend(findings_of(
-                MODEL_GENERATOR,
-                &label,
-                &found_by,
-                &outcomes,
-                None,
-                true,
+                source, &label, &found_by, &outcomes, None, true,
             ));
             continue;
         }
+        let shrinks = match generator {
+            Generator::Model => true,
+            Generator::OpenWorld => {
+                !shrunk_oracles.contains(&first.oracle)
+                    && shrunk_oracles.len() < MAX_OPEN_WORLD_SHRINKS
+            }
+        };
         let shrunk = match &item.shrunk {
+            _ if !shrinks => None,
             Some(s) => Some((
                 s.violation.restore(&config.base)?,
                 s.regression_file.clone(),
@@ -435,84 +492,14 @@ fn fold_model(
             None if item.unshrinkable => None,
             None => {
                 return Err(format!(
-                    "model case {i} failed {} but its results hold no shrunk counterexample",
+                    "{case} failed {} (a violation the run shrinks) but its results hold no shrunk counterexample",
                     first.oracle
                 ));
             }
         };
-        match &shrunk {
-            Some((v, file)) => result
-                .violations
-                .push((v.clone(), file.as_ref().map(Into::into))),
-            None => result.violations.push((first.clone(), None)),
-        }
-        findings.extend(findings_of(
-            MODEL_GENERATOR,
-            &label,
-            &found_by,
-            &outcomes,
-            shrunk.as_ref().map(|(v, f)| (v, f.as_deref())),
-            false,
-        ));
-        // The model generator stops at its first violation: later cases (run by other shards)
-        // are not part of the run.
-        break;
-    }
-    Ok(model)
-}
-
-fn fold_open_world(
-    config: &CheckConfig,
-    codes: &[Oracle],
-    items: &Items,
-    result: &mut CheckResult,
-    kept: &mut Items,
-    findings: &mut Vec<Finding>,
-) -> Result<GeneratorResult, String> {
-    let mut generator = GeneratorResult {
-        name: OPEN_WORLD_GENERATOR.to_owned(),
-        ..GeneratorResult::default()
-    };
-    let mut shrunk_oracles: Vec<Oracle> = Vec::new();
-    let mut cases: Vec<&CaseItem> = items.open_world.iter().collect();
-    cases.sort_by_key(|i| i.index);
-    for item in cases {
-        let outcomes = item.outcomes.restore(codes, &config.base)?;
-        result.tally(&outcomes);
-        generator.tally(&outcomes);
-        kept.open_world.push(item.clone());
-        let Some(first) = crate::open_world::first_violation(&outcomes) else {
-            continue;
-        };
-        let i = item.index;
-        result
-            .open_world_failures
-            .push((i, first.oracle, violation_line(&first)));
-        let found_by = format!(
-            "{} (open-world case {i}, seed {})",
-            config.command, config.seed
-        );
-        let label = format!("case {i}");
-        let shrinks = !shrunk_oracles.contains(&first.oracle)
-            && shrunk_oracles.len() < MAX_OPEN_WORLD_SHRINKS;
-        let shrunk = if shrinks {
+        if shrinks {
             shrunk_oracles.push(first.oracle);
-            match &item.shrunk {
-                Some(s) => Some((
-                    s.violation.restore(&config.base)?,
-                    s.regression_file.clone(),
-                )),
-                None if item.unshrinkable => None,
-                None => {
-                    return Err(format!(
-                        "open-world case {i}: the first {} violation of the run, but its results hold no shrunk counterexample",
-                        first.oracle
-                    ));
-                }
-            }
-        } else {
-            None
-        };
+        }
         match &shrunk {
             Some((v, file)) => result
                 .violations
@@ -520,15 +507,18 @@ fn fold_open_world(
             None => result.violations.push((first.clone(), None)),
         }
         findings.extend(findings_of(
-            OPEN_WORLD_GENERATOR,
+            generator.name(),
             &label,
             &found_by,
             &outcomes,
             shrunk.as_ref().map(|(v, f)| (v, f.as_deref())),
             false,
         ));
+        if let Generator::Model = generator {
+            break;
+        }
     }
-    Ok(generator)
+    Ok(counts)
 }
 
 /// The suite's parts of one draft.

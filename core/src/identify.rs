@@ -30,6 +30,9 @@ pub(crate) struct Branch {
     pub parts: Vec<Part>,
     /// Its discriminator literals, in order, without repeats.
     pub literals: Vec<Value>,
+    /// The `description` beside the branch's own `$ref` when that `$ref` is bare (only annotations
+    /// beside it, 2019-09 on): it describes the branch before the target's (SPEC §6 decision 61).
+    pub ref_description: Option<String>,
 }
 
 /// An identified discriminated union.
@@ -188,6 +191,20 @@ pub(crate) fn collect_parts(
     Ok(())
 }
 
+/// The `description` of a bare `$ref` node (a `$ref` with only annotations beside it, from
+/// 2019-09 on, where [`collect_parts`] reads the target alone): SPEC §6 decision 61. Up to
+/// draft-07 the siblings of a `$ref` are ignored (decision 2), the description too.
+fn ref_description(node: &Value, document: &Value) -> Option<String> {
+    let map = node.as_object()?;
+    keywords::get(map, "$ref")?;
+    if Draft::of(document).ref_overrides_siblings()
+        || !map.keys().all(|k| k == "$ref" || keywords::is_annotation(k))
+    {
+        return None;
+    }
+    keywords::get(map, "description")?.as_str().map(str::to_owned)
+}
+
 /// The literal set of a property schema: `const` (draft-06 on; in draft-04 it asserts nothing),
 /// or an `enum` of scalars; through a local `$ref` chain and the members of an `allOf` (the first
 /// member with a literal set, a superset of the intersection).
@@ -293,7 +310,12 @@ pub(crate) fn identify(node: &Map<String, Value>, ptr: &str, document: &Value) -
                 let branches = branch_parts
                     .into_iter()
                     .zip(literals)
-                    .map(|(parts, literals)| Branch { parts, literals })
+                    .enumerate()
+                    .map(|(i, (parts, literals))| Branch {
+                        ref_description: ref_description(&members[i], document),
+                        parts,
+                        literals,
+                    })
                     .collect();
                 return Identified::Union(Union {
                     discriminator: name.to_owned(),

@@ -141,7 +141,11 @@ fn fold_branches(
         .zip(projected)
         .map(|(branch, values)| {
             let views = part_views(&branch.parts, values, siblings, &empty);
-            branch_facts(&views, draft, permissive)
+            let mut facts = branch_facts(&views, draft, permissive);
+            if let Some(d) = &branch.ref_description {
+                facts.description = Some(d.clone());
+            }
+            facts
         })
         .collect()
 }

@@ -329,3 +329,39 @@ fn properties_named_like_annotations_are_not_deduplicated() {
     let d = json!({"$defs": {"description": {"type": "null"}}, "type": "object"});
     assert_eq!(flatjoin::dedup(vec![c.clone(), d.clone()]), vec![c, d]);
 }
+
+/// SPEC §6 decision 61: a branch written as a bare `$ref` with a `description` beside it (what
+/// Pydantic writes for `Field(description=…)`) is described by that text, not by the target's;
+/// up to draft-07 the text beside a `$ref` is ignored (decision 2) and the target's describes it.
+#[test]
+fn a_bare_refs_own_description_describes_its_branch() {
+    let document = |schema: &str| {
+        let mut target = branch("b", json!({}));
+        target["description"] = json!("The target's text.");
+        json!({
+            "$schema": schema,
+            "oneOf": [
+                branch("a", json!({})),
+                {"$ref": "#/definitions/B", "description": "The use's text."}
+            ],
+            "definitions": {"B": target}
+        })
+    };
+    let text = |schema: &str| {
+        let flat = flat(&document(schema)).schema;
+        flat["properties"]["kind"]["description"]
+            .as_str()
+            .unwrap_or_else(|| panic!("the discriminator is described: {flat:#}"))
+            .to_owned()
+    };
+    let newer = text("https://json-schema.org/draft/2020-12/schema");
+    assert!(
+        newer.contains("The use's text.") && !newer.contains("The target's text."),
+        "2020-12: {newer}"
+    );
+    let older = text("http://json-schema.org/draft-07/schema#");
+    assert!(
+        older.contains("The target's text.") && !older.contains("The use's text."),
+        "draft-07: {older}"
+    );
+}

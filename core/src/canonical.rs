@@ -11,7 +11,7 @@ use serde_json::{Map, Number, Value};
 use crate::draft::Draft;
 use crate::keywords::{self, Slot};
 
-/// How [`key_with`] reads the schema; the fault variant exists only to reproduce a bug.
+/// How [`dedup_with`]'s digest reads the schema; the fault variant exists only to reproduce a bug.
 #[derive(Clone, Copy)]
 pub(crate) struct KeyOptions {
     /// Fault `annotation-names`: also drop *properties named* like annotation keywords.
@@ -32,8 +32,12 @@ impl Default for KeyOptions {
 
 /// The structural-identity key of a schema: two schemas have equal keys exactly when SPEC §3.4
 /// calls them structurally identical.
+/// Reads the schema as 2020-12 (the join's default draft: `const` is the one-value `enum`); the
+/// join itself deduplicates by the document's own draft through the digest ([`dedup_with`]).
 pub fn structural_key(schema: &Value) -> String {
-    key_with(schema, KeyOptions::default())
+    let mut out = String::new();
+    schema_key(schema, &mut out);
+    out
 }
 
 /// Whether two schemas are structurally identical (SPEC §3.4).
@@ -305,13 +309,7 @@ impl Digester {
     }
 }
 
-pub(crate) fn key_with(schema: &Value, options: KeyOptions) -> String {
-    let mut out = String::new();
-    schema_key(schema, options, &mut out);
-    out
-}
-
-fn schema_key(schema: &Value, options: KeyOptions, out: &mut String) {
+fn schema_key(schema: &Value, out: &mut String) {
     let Value::Object(map) = schema else {
         data_key(schema, out);
         return;
@@ -325,7 +323,7 @@ fn schema_key(schema: &Value, options: KeyOptions, out: &mut String) {
         match (keyword.as_str(), keywords::slot(keyword), value) {
             ("required", _, Value::Array(items)) => sorted_set(items, &mut s),
             ("enum", _, Value::Array(items)) => sorted_set(items, &mut s),
-            ("const", _, v) if !map.contains_key("enum") && options.draft.has_const() => {
+            ("const", _, v) if !map.contains_key("enum") => {
                 sorted_set(std::slice::from_ref(v), &mut s);
                 entries.push(("enum", s));
                 continue;
@@ -335,17 +333,17 @@ fn schema_key(schema: &Value, options: KeyOptions, out: &mut String) {
             }
             ("type", _, Value::Array(items)) => sorted_set(items, &mut s),
             (_, Some(Slot::Map | Slot::MapOfSchemaOrNames), Value::Object(children)) => {
-                map_key(keyword, children, options, &mut s);
+                map_key(children, &mut s);
             }
             (_, Some(Slot::Array | Slot::SingleOrArray), Value::Array(items)) => {
                 s.push('[');
                 for item in items {
-                    schema_key(item, options, &mut s);
+                    schema_key(item, &mut s);
                     s.push(',');
                 }
                 s.push(']');
             }
-            (_, Some(_), v) => schema_key(v, options, &mut s),
+            (_, Some(_), v) => schema_key(v, &mut s),
             (_, None, v) => data_key(v, &mut s),
         }
         entries.push((keyword.as_str(), s));
@@ -358,20 +356,15 @@ fn schema_key(schema: &Value, options: KeyOptions, out: &mut String) {
     out.push('}');
 }
 
-fn map_key(keyword: &str, children: &Map<String, Value>, options: KeyOptions, out: &mut String) {
+fn map_key(children: &Map<String, Value>, out: &mut String) {
     let mut entries: Vec<(&str, String)> = children
         .iter()
-        .filter(|(name, _)| {
-            !(options.strip_annotation_names
-                && keyword == "properties"
-                && keywords::is_annotation(name))
-        })
         .map(|(name, child)| {
             let mut s = String::new();
             if child.is_array() {
                 sorted_set(child.as_array().map_or(&[][..], Vec::as_slice), &mut s);
             } else {
-                schema_key(child, options, &mut s);
+                schema_key(child, &mut s);
             }
             (name.as_str(), s)
         })

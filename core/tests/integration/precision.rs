@@ -365,3 +365,44 @@ fn a_bare_refs_own_description_describes_its_branch() {
         "draft-07: {older}"
     );
 }
+
+/// SPEC §3.4 (structural identity) reads `allOf` members in order: alternatives that differ only
+/// inside an `allOf` are two alternatives, and the presentation keeps both.
+#[test]
+fn alternatives_differing_inside_all_of_are_both_kept() {
+    let (s, i) = (
+        json!({"allOf": [{"type": "string"}]}),
+        json!({"allOf": [{"type": "integer"}]}),
+    );
+    assert!(!flatjoin::structurally_equal(&s, &i));
+    assert_eq!(flatjoin::dedup(vec![s.clone(), i.clone()]).len(), 2);
+    let original = json!({"oneOf": [branch("a", json!({"p": s})), branch("b", json!({"p": i}))]});
+    let presentation = flat(&original).schema;
+    assert_sound(
+        &original,
+        &presentation,
+        &[json!({"kind": "a", "p": "x"}), json!({"kind": "b", "p": 1})],
+    );
+}
+
+/// SPEC §6 decision 35 and §3.4: draft-04 has no `const`, so `{"const": "x"}` asserts nothing
+/// there and is not the one-value `enum` it is from draft-06 on; deduplicating the two would
+/// keep only the `enum` and lose every other value of branch `b`.
+#[test]
+fn draft_04_const_is_not_an_enum_in_dedup() {
+    let branch04 = |tag: &str, p: Value| json!({"type": "object", "properties": {"kind": {"enum": [tag]}, "p": p}, "required": ["kind"]});
+    let original = json!({
+        "$schema": "http://json-schema.org/draft-04/schema#",
+        "oneOf": [branch04("a", json!({"enum": ["x"]})), branch04("b", json!({"const": "x"}))]
+    });
+    let presentation = flat(&original).schema;
+    assert_sound(
+        &original,
+        &presentation,
+        &[json!({"kind": "b", "p": "y"}), json!({"kind": "b", "p": 7})],
+    );
+    assert!(
+        validator(&original).is_valid(&json!({"kind": "b", "p": "y"})),
+        "draft-04 reads `const` as no keyword"
+    );
+}

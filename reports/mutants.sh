@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
 # The mutation score of the join (`.cargo/mutants.toml`), in passes, then reports/mutants.md.
 #
-#   reports/mutants.sh [PASS...] [-- CARGO_MUTANTS_ARGS...]   (no PASS: every pass, then the summary)
+#   reports/mutants.sh [PASS...] [-- CARGO_MUTANTS_ARGS...]
+#   (no PASS: core, harness, faults-core, faults-harness, then the summary; core-again on demand)
 #
 # PASS is one of (each writes target/mutants/<pass>/mutants.out):
 #   core            every mutant of the modules in .cargo/mutants.toml, judged by the core's tests
-#   harness         the mutants `core` missed, judged by the harness's tests (its oracles judge the
-#                   core independently)
+#   core-again      the mutants `core` did not catch (missed, or new or moved since it ran), judged
+#                   by the core's tests again: after tests are added for survivors, or code changed,
+#                   cheaper than the whole core pass (outcomes match mutants by file, function and
+#                   mutation, not by line: reports/mutants_summary.py)
+#   harness         the mutants the core's passes did not catch, but the fault switches, judged by
+#                   the harness's tests (its oracles judge the core independently)
 #   faults-core     the fault switches (code that acts only when a fault is injected), judged by the
 #                   core's tests with the faults compiled in (`--features fault-injection`)
 #   faults-harness  the fault switches `faults-core` missed, judged by the harness's fault test
@@ -36,14 +41,17 @@ command -v cargo-mutants >/dev/null || cargo install --locked cargo-mutants
 mkdir -p "$out"
 cargo mutants --list > "$out/all.txt"
 
-# -F arguments matching exactly the mutants a pass missed (from its missed.txt).
-missed_of() {
-  local file=$out/$1/mutants.out/missed.txt
-  [ -f "$file" ] || { echo "reports/mutants.sh: run the $1 pass first ($file missing)" >&2; exit 1; }
-  python3 -c 'import re, sys
-for line in open(sys.argv[1]):
-    if line.strip():
-        print("-F"); print("^" + re.escape(line.strip()) + "$")' "$file"
+# -F arguments matching exactly today's mutants that the named passes did not catch
+# (`--not-caught`) or judged and missed (`--missed`), leaving out names matching EXCLUDE.
+selected() { # --not-caught|--missed EXCLUDE PASS...
+  local mode=$1 exclude=$2
+  shift 2
+  python3 reports/mutants_summary.py "$mode" "$out" "$@" | python3 -c 'import re, sys
+exclude = sys.argv[1]
+for line in sys.stdin:
+    name = line.strip()
+    if name and not (exclude and re.search(exclude, name)):
+        print("-F"); print("^" + re.escape(name) + "$")' "$exclude"
 }
 
 run() {
@@ -61,12 +69,17 @@ run() {
 for pass in "${passes[@]}"; do
   case $pass in
     core) run core --test-package flatjoin ;;
+    core-again)
+      mapfile -t sel < <(selected --not-caught "$fault_re" core)
+      if [ ${#sel[@]} -gt 0 ]; then run core-again --test-package flatjoin "${sel[@]}"; fi ;;
     harness)
-      mapfile -t sel < <(missed_of core)
+      core_passes=(core)
+      [ -f "$out/core-again/mutants.out/outcomes.json" ] && core_passes+=(core-again)
+      mapfile -t sel < <(selected --not-caught "$fault_re" "${core_passes[@]}")
       if [ ${#sel[@]} -gt 0 ]; then run harness --test-package flatjoin-harness --timeout 400 "${sel[@]}"; fi ;;
     faults-core) run faults-core --features fault-injection --test-package flatjoin -F "$fault_re" ;;
     faults-harness)
-      mapfile -t sel < <(missed_of faults-core)
+      mapfile -t sel < <(selected --missed "" faults-core)
       if [ ${#sel[@]} -gt 0 ]; then
         run faults-harness --features fault-injection --test-package flatjoin-harness \
           --cargo-arg=--test=faults --timeout 900 "${sel[@]}"

@@ -2,12 +2,22 @@
 """Writes reports/mutants.md from the passes reports/mutants.sh ran (cargo-mutants outcomes).
 
     python3 reports/mutants_summary.py target/mutants > reports/mutants.md
+    python3 reports/mutants_summary.py --not-caught|--missed target/mutants PASS...   (names, one a line)
 
 Reads, under the given directory: `all.txt` (every mutant of the modules in .cargo/mutants.toml,
 `cargo mutants --list`), and each pass's `<pass>/mutants.out/outcomes.json` that exists (`core`,
 `harness`, `faults-core`, `faults-harness`). A mutant is caught when any pass caught it; unviable
 when it does not build; missed when a pass judged it and none caught it; not judged when no pass
 reached it. Paths in the output are relative to the repository.
+
+Outcomes are matched to today's mutants by file, function and mutation, in line order, not by
+line and column: a test or a line added above a function moves its mutants' positions without
+changing them, and a pass need not run again for that. A mutant whose function changed (or that is
+new) matches nothing and is not judged until a pass reaches it (`core-again` does).
+
+`--not-caught` prints today's mutants that none of the named passes caught (missed, or not judged
+by them): what `core-again` and the harness pass judge. `--missed` prints those the named passes
+judged and none caught (what `faults-harness` judges of `faults-core`'s selection).
 """
 import collections
 import json
@@ -20,7 +30,9 @@ import sys
 PASSES = [
     ("core", "the core's tests (every mutant, unless the command filters)",
      "cargo mutants --test-package flatjoin"),
-    ("harness", "the harness's tests (the core pass's survivors)",
+    ("core-again", "the core's tests again, on what `core` did not catch (after tests were added, or code changed)",
+     "cargo mutants --test-package flatjoin -F <each>"),
+    ("harness", "the harness's tests (what the core's passes did not catch)",
      "cargo mutants --test-package flatjoin-harness --timeout 400 -F <each survivor>"),
     ("faults-core", "the fault switches, the core's tests with the faults compiled in",
      "cargo mutants --features fault-injection --test-package flatjoin -F <fault switches>"),
@@ -39,8 +51,8 @@ NOTES = [
      "`true` falls to the catch-all arm, which also answers unprovable"),
     (r"kinds", r"visiting\.insert.* with true in kinds_inner", "equivalent",
      "without the cycle guard a draft-07 `$ref` cycle runs to the step bound and is unprovable all the same (slower only)"),
-    (r"canonical", r"contains_key\(\"enum\"\) with true in (Digester::keyword|schema_key)", "equivalent",
-     "`const` beside `enum` becomes a second `enum` entry; no other schema yields those two entries, so equality is unchanged"),
+    (r"canonical", r"(contains_key\(\"enum\"\).* with true|replace && with \|\|) in schema_key$", "equivalent",
+     "the string key is reached only through `structural_key`, with the default draft (2020-12, which has `const`): `const` beside `enum` becomes a second `enum` entry, and no other schema yields those two entries, so equality is unchanged"),
     (r"canonical", r"replace \+= with \*= in Digester::(schema|map)", "equivalent in practice",
      "the entry count beside a wrapping 128-bit sum of keyed entry digests; a kill needs a sum collision"),
     (r"canonical", r"in (Digester::map|map_key)$", "fault switch",
@@ -68,16 +80,41 @@ NOTES = [
      "`referencing` re-bases the root resource on its own `$id` (`in_subresource`), so the key the document is registered under changes no resolution"),
     (r"refs", r"NoFetch>::retrieve", "equivalent",
      "what the no-fetch retriever answers is never read: remote targets are told apart by the document's own resources before any lookup"),
-    # The bare-`$ref` test (`k == "$ref" || is_annotation(k)`), by its line: the other mutants
-    # of collect_parts (the step bound, the cycle check) are killed by tests.
-    (r"identify", r"^173:\d+: replace (== with !=|\|\| with &&) in collect_parts$", "annotation only (open question)",
-     "a 2020-12 `$ref` with only annotations beside it becomes a part of its branch too; the only effect is that a `description` beside the `$ref` (not the target's) describes the branch's discriminator value. Which one should is not decided (SPEC is silent); a test would pin an arbitrary choice"),
+    # The bare-`$ref` test (`k == "$ref" || is_annotation(k)`); the other mutants of
+    # collect_parts (the step bound, the cycle check) are killed by tests.
+    (r"identify", r"replace (== with !=|\|\| with &&) in collect_parts$", "equivalent",
+     "a 2019-09+ `$ref` with only annotations beside it becomes a part of its branch too: a part that folds to nothing, whose `description` is the one SPEC §6 decision 61 reads for the branch anyway (`Branch::ref_description`)"),
     (r"identify", r"in collect_parts$", "test to add",
      "the part-collection step bound and the bare-`$ref` rule beside annotations"),
 ]
 
 
-def load(path):
+POSITION = re.compile(r"^([^:]+):(\d+):(\d+): (.*)$")
+
+
+def keyed(names):
+    """Each name's position-free key: (file, mutation and function, its rank in line order)."""
+    groups = collections.defaultdict(list)
+    for n in names:
+        m = POSITION.match(n)
+        if not m:
+            continue
+        groups[(m[1], m[4])].append((int(m[2]), int(m[3]), n))
+    out = {}
+    for (f, desc), members in groups.items():
+        for rank, (_, _, n) in enumerate(sorted(members)):
+            out[n] = (f, desc, rank)
+    return out
+
+
+def aligned(outcomes, universe):
+    """`outcomes` (name -> verdict) renamed to today's mutants; those that match none are dropped."""
+    today = {k: n for n, k in keyed(universe).items()}
+    old = keyed(outcomes)
+    return {today[old[n]]: v for n, v in outcomes.items() if n in old and old[n] in today}
+
+
+def load(path, universe):
     with open(path) as f:
         d = json.load(f)
     out = {}
@@ -86,7 +123,7 @@ def load(path):
         if m == "Baseline" or "Mutant" not in m:
             continue
         out[m["Mutant"]["name"]] = o["summary"]
-    return d, out
+    return d, aligned(out, universe), len(out)
 
 
 def command(path):
@@ -119,15 +156,40 @@ def note(name):
     return "test to add", ""
 
 
-def main():
-    root = sys.argv[1]
+def read_universe(root):
     with open(os.path.join(root, "all.txt")) as f:
-        universe = [line.strip() for line in f if line.strip()]
+        return [line.strip() for line in f if line.strip()]
+
+
+def select(root, passes, judged_only):
+    """Today's mutants the passes did not catch (`judged_only`: of those they judged)."""
+    universe = read_universe(root)
+    caught, judged = set(), set()
+    for name in passes:
+        p = os.path.join(root, name, "mutants.out", "outcomes.json")
+        if not os.path.exists(p):
+            sys.exit(f"mutants_summary.py: run the {name} pass first ({p} missing)")
+        _, outcomes, _ = load(p, universe)
+        judged |= set(outcomes)
+        caught |= {m for m, s in outcomes.items() if s in ("CaughtMutant", "Unviable")}
+    for m in universe:
+        if m not in caught and (m in judged or not judged_only):
+            print(m)
+
+
+def main():
+    if sys.argv[1] in ("--not-caught", "--missed"):
+        select(sys.argv[2], sys.argv[3:], sys.argv[1] == "--missed")
+        return
+    root = sys.argv[1]
+    universe = read_universe(root)
     runs = []
+    stale = 0
     for name, what, cmd in PASSES:
         p = os.path.join(root, name, "mutants.out", "outcomes.json")
         if os.path.exists(p):
-            meta, outcomes = load(p)
+            meta, outcomes, ran = load(p, universe)
+            stale += ran - len(outcomes)
             c = os.path.join(root, name, "command.txt")
             if os.path.exists(c):
                 cmd = command(c)
@@ -142,7 +204,6 @@ def main():
                 verdict[m] = s
             elif old != "CaughtMutant" and s == "Timeout":
                 verdict[m] = s
-    stale = sorted(m for m in verdict if m not in set(universe))
     counts = collections.Counter(verdict.get(m, "NotJudged") for m in universe)
     total = len(universe)
     caught, missed = counts["CaughtMutant"], counts["MissedMutant"]
@@ -188,7 +249,8 @@ def main():
         print(f"| `{f}` | {n} | {n - c['NotJudged']} | {c['CaughtMutant']} | {c['MissedMutant']} | "
               f"{c['Timeout']} | {c['Unviable']} |")
     if stale:
-        print(f"\n{len(stale)} outcomes name mutants the code no longer has (a pass ran on older code); left out.")
+        print(f"\n{stale} outcomes name mutants the code no longer has (their function changed after a "
+              "pass ran); left out.")
     survivors = sorted((m for m in universe if verdict.get(m) == "MissedMutant"),
                        key=lambda m: (note(m)[0], m))
     if survivors:

@@ -80,10 +80,6 @@ NOTES = [
      "`referencing` re-bases the root resource on its own `$id` (`in_subresource`), so the key the document is registered under changes no resolution"),
     (r"refs", r"NoFetch>::retrieve", "equivalent",
      "what the no-fetch retriever answers is never read: remote targets are told apart by the document's own resources before any lookup"),
-    # The bare-`$ref` test (`k == "$ref" || is_annotation(k)`); the other mutants of
-    # collect_parts (the step bound, the cycle check) are killed by tests.
-    (r"identify", r"replace (== with !=|\|\| with &&) in collect_parts$", "equivalent",
-     "a 2019-09+ `$ref` with only annotations beside it becomes a part of its branch too: a part that folds to nothing, whose `description` is the one SPEC §6 decision 61 reads for the branch anyway (`Branch::ref_description`)"),
     (r"identify", r"in collect_parts$", "test to add",
      "the part-collection step bound and the bare-`$ref` rule beside annotations"),
 ]

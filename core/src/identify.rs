@@ -30,9 +30,6 @@ pub(crate) struct Branch {
     pub parts: Vec<Part>,
     /// Its discriminator literals, in order, without repeats.
     pub literals: Vec<Value>,
-    /// The `description` beside the branch's own `$ref` when that `$ref` is bare (only annotations
-    /// beside it, 2019-09 on): it describes the branch before the target's (SPEC §6 decision 61).
-    pub ref_description: Option<String>,
 }
 
 /// An identified discriminated union.
@@ -149,8 +146,9 @@ pub(crate) fn fold<'a>(parts: &[PartView<'a>], draft: Draft) -> Folded<'a> {
 /// Bound on `$ref` hops and `allOf` nesting while collecting a branch's parts.
 const MAX_PART_STEPS: usize = 64;
 
-/// Collects the parts of the schema at `ptr`: itself (unless it is a bare `$ref`), its `allOf`
-/// members, and its local `$ref` target, recursively. `Err(())` when a reference cannot be
+/// Collects the parts of the schema at `ptr`, in order: itself (unless it is a `$ref` whose draft
+/// ignores its siblings, decision 2), its `allOf` members, and its local `$ref` target,
+/// recursively. `Err(())` when a reference cannot be
 /// followed (remote, or a cycle).
 pub(crate) fn collect_parts(
     document: &Value,
@@ -168,16 +166,14 @@ pub(crate) fn collect_parts(
     };
     visiting.push(ptr.to_owned());
     let reference = keywords::get(map, "$ref").and_then(Value::as_str);
-    // Up to draft-07 a `$ref` makes its siblings ignored: the node is only its target.
-    let bare_ref = reference.is_some()
-        && (Draft::of(document).ref_overrides_siblings()
-            || map
-                .keys()
-                .all(|k| k == "$ref" || crate::keywords::is_annotation(k)));
-    if !bare_ref {
+    // Up to draft-07 a `$ref` makes its siblings ignored: the node is only its target. From
+    // 2019-09 on the node is a part beside its target, even with only annotations beside the
+    // `$ref`: it folds to nothing, and its `description` describes the branch (decision 61).
+    let ref_only = reference.is_some() && Draft::of(document).ref_overrides_siblings();
+    if !ref_only {
         parts.push(Part::Node(ptr.to_owned()));
     }
-    if let Some(Value::Array(members)) = keywords::get(map, "allOf").filter(|_| !bare_ref) {
+    if let Some(Value::Array(members)) = keywords::get(map, "allOf").filter(|_| !ref_only) {
         for j in 0..members.len() {
             let member = pointer::push_index(&pointer::push(ptr, "allOf"), j);
             collect_parts(document, &member, parts, visiting)?;
@@ -189,20 +185,6 @@ pub(crate) fn collect_parts(
     }
     visiting.pop();
     Ok(())
-}
-
-/// The `description` of a bare `$ref` node (a `$ref` with only annotations beside it, from
-/// 2019-09 on, where [`collect_parts`] reads the target alone): SPEC §6 decision 61. Up to
-/// draft-07 the siblings of a `$ref` are ignored (decision 2), the description too.
-fn ref_description(node: &Value, document: &Value) -> Option<String> {
-    let map = node.as_object()?;
-    keywords::get(map, "$ref")?;
-    if Draft::of(document).ref_overrides_siblings()
-        || !map.keys().all(|k| k == "$ref" || keywords::is_annotation(k))
-    {
-        return None;
-    }
-    keywords::get(map, "description")?.as_str().map(str::to_owned)
 }
 
 /// The literal set of a property schema: `const` (draft-06 on; in draft-04 it asserts nothing),
@@ -310,12 +292,7 @@ pub(crate) fn identify(node: &Map<String, Value>, ptr: &str, document: &Value) -
                 let branches = branch_parts
                     .into_iter()
                     .zip(literals)
-                    .enumerate()
-                    .map(|(i, (parts, literals))| Branch {
-                        ref_description: ref_description(&members[i], document),
-                        parts,
-                        literals,
-                    })
+                    .map(|(parts, literals)| Branch { parts, literals })
                     .collect();
                 return Identified::Union(Union {
                     discriminator: name.to_owned(),

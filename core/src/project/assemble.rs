@@ -141,11 +141,7 @@ fn fold_branches(
         .zip(projected)
         .map(|(branch, values)| {
             let views = part_views(&branch.parts, values, siblings, &empty);
-            let mut facts = branch_facts(&views, draft, permissive);
-            if let Some(d) = &branch.ref_description {
-                facts.description = Some(d.clone());
-            }
-            facts
+            branch_facts(&views, draft, permissive)
         })
         .collect()
 }

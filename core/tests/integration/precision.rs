@@ -406,3 +406,33 @@ fn draft_04_const_is_not_an_enum_in_dedup() {
         "draft-04 reads `const` as no keyword"
     );
 }
+
+/// SPEC §6 decision 3: a hoisted copy is repaired too. `z` refers into the union's branch (`y`,
+/// a recursive array that refers to itself there, so nothing can inline it): the copy hoisted
+/// for `z` holds that self-reference, which must land on the hoisted definition as well, so
+/// every `$ref` of the presentation resolves inside it.
+#[test]
+fn references_inside_hoisted_copies_are_repaired_too() {
+    let nested = json!({"type": "array", "items": {"$ref": "#/oneOf/0/properties/y"}});
+    let original = json!({
+        "oneOf": [branch("a", json!({"y": nested})), branch("b", json!({}))],
+        "properties": {"z": {"$ref": "#/oneOf/0/properties/y"}}
+    });
+    let presentation = flat(&original).schema;
+    assert!(
+        !presentation.to_string().contains("#/oneOf/"),
+        "a reference still points into the flattened union: {presentation:#}"
+    );
+    assert_sound(
+        &original,
+        &presentation,
+        &[
+            json!({"kind": "a", "z": [[], [[]]], "y": [[]]}),
+            json!({"kind": "b", "z": []}),
+        ],
+    );
+    assert!(
+        !validator(&presentation).is_valid(&json!({"kind": "b", "z": [1]})),
+        "z holds arrays only: {presentation:#}"
+    );
+}

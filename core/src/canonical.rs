@@ -33,7 +33,7 @@ impl Default for KeyOptions {
 /// The structural-identity key of a schema: two schemas have equal keys exactly when SPEC §3.4
 /// calls them structurally identical.
 /// Reads the schema as 2020-12 (the join's default draft: `const` is the one-value `enum`); the
-/// join itself deduplicates by the document's own draft through the digest ([`dedup_with`]).
+/// join itself deduplicates by the document's own draft through the digest (`dedup_with`).
 pub fn structural_key(schema: &Value) -> String {
     let mut out = String::new();
     schema_key(schema, &mut out);

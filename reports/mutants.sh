@@ -30,7 +30,7 @@ jobs=()
 [ -z "${JOBS:-}" ] || jobs=(-j "$JOBS")
 # The fault switches: fault selection, and the code under `#[cfg(feature = "fault-injection")]`
 # or behind a fault's flag.
-fault_re="in (faults|fault_is|Projector<'_>::required_keyword|Projector<'_>::all_closed|Digester::map|map_key)\$|faults\\.drop_null"
+fault_re="in (faults|fault_is|Projector<'_>::required_keyword|Projector<'_>::all_closed|Digester::map|map_key)\$|replace (faults|fault_is) -> |faults\\.drop_null"
 passes=()
 while [ $# -gt 0 ] && [ "$1" != -- ]; do passes+=("$1"); shift; done
 [ $# -gt 0 ] && shift

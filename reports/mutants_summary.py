@@ -57,7 +57,7 @@ NOTES = [
      "the entry count beside a wrapping 128-bit sum of keyed entry digests; a kill needs a sum collision"),
     (r"canonical", r"in (Digester::map|map_key)$", "fault switch",
      "the `annotation-names` fault's switch (`strip_annotation_names` is off unless a fault is injected)"),
-    (r"project", r"in (faults|fault_is|Projector<'_>::required_keyword|Projector<'_>::all_closed)$", "fault switch",
+    (r"project", r"(in (faults|fault_is|Projector<'_>::required_keyword|Projector<'_>::all_closed)|replace (faults|fault_is) -> .*)$", "fault switch",
      "fault switches, off unless built with `fault-injection` and a fault is injected"),
     (r"widen", r"faults\.drop_null", "fault switch", "the `drop-null` fault's switch"),
     (r"widen", r"replace > with >= in common_bound", "equivalent",

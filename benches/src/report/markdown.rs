@@ -28,7 +28,8 @@ fn percent(value: Option<f64>) -> String {
     value.map_or_else(|| "—".to_owned(), |r| format!("{:.1} %", r * 100.0))
 }
 
-fn table(out: &mut String, header: &[&str], rows: &[Vec<String>]) {
+/// A Markdown table: the header, its rule, one line per row, then a blank line.
+pub(super) fn table(out: &mut String, header: &[&str], rows: &[Vec<String>]) {
     let _ = writeln!(out, "| {} |", header.join(" | "));
     let _ = writeln!(
         out,

@@ -225,19 +225,6 @@ pub fn load(dir: &Path) -> Result<Option<Table>, String> {
     }
 }
 
-fn markdown_table(out: &mut String, header: &[&str], rows: &[Vec<String>]) {
-    let _ = writeln!(out, "| {} |", header.join(" | "));
-    let _ = writeln!(
-        out,
-        "|{}",
-        header.iter().map(|_| "---|").collect::<String>()
-    );
-    for row in rows {
-        let _ = writeln!(out, "| {} |", row.join(" | "));
-    }
-    out.push('\n');
-}
-
 fn ratio_cell(value: f64, limit: f64) -> String {
     if value > limit {
         format!("**{value:.2}×**")
@@ -295,7 +282,7 @@ fn rows_table(out: &mut String, rows: &[&Row], with_before: bool) {
             cells
         })
         .collect();
-    markdown_table(out, &header, &cells);
+    super::markdown::table(out, &header, &cells);
 }
 
 /// The worst of `rows` by `key`, as "1.62× (`label`)", and how many exceed `limit`.
@@ -364,7 +351,7 @@ fn run_table(out: &mut String, meta: &Meta) {
             meta.load_start, meta.load_end, meta.load_max
         ),
     ]);
-    markdown_table(out, &["", ""], &rows);
+    super::markdown::table(out, &["", ""], &rows);
 }
 
 /// The section, markers included.

@@ -193,6 +193,20 @@ fn root(one_of: Vec<Value>) -> Value {
     json!({"$schema": DRAFT, "oneOf": one_of})
 }
 
+/// The root union of `branches` branches, each made by `branch` from its index and its
+/// properties map, which already holds the discriminator `kind` (`tag`).
+fn tagged_union(branches: usize, branch: impl Fn(usize, Map<String, Value>) -> Value) -> Value {
+    root(
+        (0..branches)
+            .map(|i| {
+                let mut properties = Map::new();
+                properties.insert("kind".to_owned(), tag(i));
+                branch(i, properties)
+            })
+            .collect(),
+    )
+}
+
 fn tag(i: usize) -> Value {
     json!({"type": "string", "const": format!("v{i}")})
 }
@@ -222,37 +236,32 @@ fn collide_variant(k: usize) -> Value {
 /// takes one of `collide_variant`'s kinds by branch; each property has its branch's own
 /// description, `required` differs per branch; closed or open branches.
 pub fn collide(branches: usize, props: usize, closed: bool) -> Value {
-    let one_of = (0..branches)
-        .map(|i| {
-            let mut properties = Map::new();
-            properties.insert("kind".to_owned(), tag(i));
-            let mut required = vec![Value::from("kind")];
-            for j in 0..props {
-                let (name, schema) = if j % 2 == 0 {
-                    (format!("s{}", j / 2), collide_variant(i + j / 2))
-                } else {
-                    let scalar = match j % 3 {
-                        0 => json!({"type": "string"}),
-                        1 => json!({"type": "integer", "minimum": 0}),
-                        _ => json!({"type": "boolean"}),
-                    };
-                    (format!("b{i}_f{j}"), scalar)
+    tagged_union(branches, |i, mut properties| {
+        let mut required = vec![Value::from("kind")];
+        for j in 0..props {
+            let (name, schema) = if j % 2 == 0 {
+                (format!("s{}", j / 2), collide_variant(i + j / 2))
+            } else {
+                let scalar = match j % 3 {
+                    0 => json!({"type": "string"}),
+                    1 => json!({"type": "integer", "minimum": 0}),
+                    _ => json!({"type": "boolean"}),
                 };
-                let text = format!("Field {name} as branch v{i} uses it.");
-                if (i + 3 * j) % 5 < 2 {
-                    required.push(Value::from(name.clone()));
-                }
-                properties.insert(name, described(schema, text));
+                (format!("b{i}_f{j}"), scalar)
+            };
+            let text = format!("Field {name} as branch v{i} uses it.");
+            if (i + 3 * j) % 5 < 2 {
+                required.push(Value::from(name.clone()));
             }
-            let mut branch = json!({"type": "object", "description": format!("Branch v{i}."),
-                                    "properties": properties, "required": required});
-            if closed {
-                branch["additionalProperties"] = Value::Bool(false);
-            }
-            branch
-        })
-        .collect();
-    root(one_of)
+            properties.insert(name, described(schema, text));
+        }
+        let mut branch = json!({"type": "object", "description": format!("Branch v{i}."),
+                                "properties": properties, "required": required});
+        if closed {
+            branch["additionalProperties"] = Value::Bool(false);
+        }
+        branch
+    })
 }
 
 /// The small two-branch union every property of [`same_union_properties`] holds.
@@ -281,35 +290,30 @@ pub fn same_union_properties(count: usize) -> Value {
 /// joined description groups them by discriminator value), the same title, `examples`, and
 /// `required` by a different rule: conditional-required and only-used hints everywhere.
 pub fn hints(branches: usize, props: usize) -> Value {
-    let one_of = (0..branches)
-        .map(|i| {
-            let mut properties = Map::new();
-            properties.insert("kind".to_owned(), tag(i));
-            let mut required = vec![Value::from("kind")];
-            for j in (0..props).filter(|j| (i + j) % 3 != 0) {
-                let name = format!("h{j}");
-                let schema = if j % 2 == 0 {
-                    json!({"type": "string", "maxLength": 40 + i % 3, "examples": ["abc"]})
-                } else {
-                    json!({"type": "integer", "minimum": i % 4})
-                };
-                let mut schema = described(
-                    schema,
-                    format!("What h{j} means in group {} of the variants.", i % 4),
-                );
-                schema["title"] = Value::from(format!("H{j}"));
-                if (i * (j + 1)) % 4 == 0 {
-                    required.push(Value::from(name.clone()));
-                }
-                properties.insert(name, schema);
+    tagged_union(branches, |i, mut properties| {
+        let mut required = vec![Value::from("kind")];
+        for j in (0..props).filter(|j| (i + j) % 3 != 0) {
+            let name = format!("h{j}");
+            let schema = if j % 2 == 0 {
+                json!({"type": "string", "maxLength": 40 + i % 3, "examples": ["abc"]})
+            } else {
+                json!({"type": "integer", "minimum": i % 4})
+            };
+            let mut schema = described(
+                schema,
+                format!("What h{j} means in group {} of the variants.", i % 4),
+            );
+            schema["title"] = Value::from(format!("H{j}"));
+            if (i * (j + 1)) % 4 == 0 {
+                required.push(Value::from(name.clone()));
             }
-            json!({"type": "object", "title": format!("Variant {i}"),
+            properties.insert(name, schema);
+        }
+        json!({"type": "object", "title": format!("Variant {i}"),
                    "description": format!("The variant v{i}."),
                    "properties": properties, "required": required,
                    "additionalProperties": false})
-        })
-        .collect();
-    root(one_of)
+    })
 }
 
 /// One of ten kinds of alternative, chosen by `k % 10`; `i` varies literals and bounds.
@@ -334,41 +338,31 @@ fn mix_variant(k: usize, i: usize) -> Value {
 /// Every name shared by every branch, each branch's definition drawn from ten kinds (enums,
 /// consts, bounded numbers, formats, objects, arrays, nullable wrappers, `false`).
 pub fn collision_mix(branches: usize, props: usize) -> Value {
-    let one_of = (0..branches)
-        .map(|i| {
-            let mut properties = Map::new();
-            properties.insert("kind".to_owned(), tag(i));
-            for j in 0..props {
-                properties.insert(format!("m{j}"), mix_variant(i * 7 + j * 3, i));
-            }
-            json!({"type": "object", "properties": properties, "required": ["kind"],
+    tagged_union(branches, |i, mut properties| {
+        for j in 0..props {
+            properties.insert(format!("m{j}"), mix_variant(i * 7 + j * 3, i));
+        }
+        json!({"type": "object", "properties": properties, "required": ["kind"],
                    "additionalProperties": false})
-        })
-        .collect();
-    root(one_of)
+    })
 }
 
 /// Every name shared, the same bounded string in every branch, but `required` by the bits of the
 /// branch number: each branch requires a different subset, so every hint names about half the
 /// discriminator values.
 pub fn wide_required(branches: usize, props: usize) -> Value {
-    let one_of = (0..branches)
-        .map(|i| {
-            let mut properties = Map::new();
-            properties.insert("kind".to_owned(), tag(i));
-            let mut required = vec![Value::from("kind")];
-            for j in 0..props {
-                let name = format!("r{j}");
-                if (i >> (j % 11)) & 1 == 1 {
-                    required.push(Value::from(name.clone()));
-                }
-                properties.insert(name, json!({"type": "string", "maxLength": 80}));
+    tagged_union(branches, |i, mut properties| {
+        let mut required = vec![Value::from("kind")];
+        for j in 0..props {
+            let name = format!("r{j}");
+            if (i >> (j % 11)) & 1 == 1 {
+                required.push(Value::from(name.clone()));
             }
-            json!({"type": "object", "properties": properties, "required": required,
+            properties.insert(name, json!({"type": "string", "maxLength": 80}));
+        }
+        json!({"type": "object", "properties": properties, "required": required,
                    "additionalProperties": false})
-        })
-        .collect();
-    root(one_of)
+    })
 }
 
 /// `sites` unions of four `$ref`s each to twelve shared `$defs` models (Pydantic's rendering, with

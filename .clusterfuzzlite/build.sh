@@ -16,7 +16,16 @@ PROJECT_DIR=$SRC/flatjoin
 cd "$PROJECT_DIR/fuzz"
 
 # Optimized, with debug assertions and overflow checks (the flags fuzz/overnight.sh uses too).
-cargo fuzz build -O --debug-assertions
+# Fuzzing builds go through fuzz/coverage-scope.sh (SPEC §6 decision 55): the judges run without
+# SanitizerCoverage, so libFuzzer's features describe the join and the generators. The coverage
+# build ($SANITIZER=coverage, source-based coverage for the reports) instruments everything.
+if [ "${SANITIZER:-address}" = coverage ]; then
+    cargo fuzz build -O --debug-assertions
+else
+    RUSTC_WRAPPER="$PROJECT_DIR/fuzz/coverage-scope.sh" \
+        RUSTFLAGS="${RUSTFLAGS:+$RUSTFLAGS }--cfg=flatjoin_coverage_scope" \
+        cargo fuzz build -O --debug-assertions
+fi
 
 # The seed generator is an ordinary program of the root workspace, built without the fuzzing
 # RUSTFLAGS the builder image sets, into its own target directory ($FUZZ_CORPUS: one already built).

@@ -12,8 +12,8 @@
 # is instrumented where it is instantiated: a `serde_json` function monomorphized inside
 # `jsonschema` stays out, one inside the core stays in.
 #
-# Opt-in until its before/after measurement is in reports/fuzz.md: FUZZ_COVERAGE_SCOPE=1
-# fuzz/overnight.sh uses it; by hand:
+# fuzz/overnight.sh (unless FUZZ_COVERAGE_SCOPE=0) and .clusterfuzzlite/build.sh build through it
+# (reports/fuzz.md measures the gain against reports/unscoped/fuzz.md); by hand:
 #   RUSTC_WRAPPER=$PWD/fuzz/coverage-scope.sh RUSTFLAGS=--cfg=flatjoin_coverage_scope \
 #       cargo +nightly fuzz build -O -a
 # The `--cfg` is the part cargo sees (it does not fingerprint the wrapper): a build without it

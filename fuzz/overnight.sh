@@ -14,8 +14,12 @@
 #
 # Toolchain: nightly with AddressSanitizer where `cargo +nightly` works, else stable with
 # `-s none` (cargo-fuzz builds on stable without a sanitizer). Installs cargo-fuzz when missing.
-# With FUZZ_COVERAGE_SCOPE=1 the build goes through fuzz/coverage-scope.sh, which keeps the
-# judges (the independent validators and the crates only they use) out of the coverage map.
+# FUZZ_SANITIZER=none builds without AddressSanitizer on nightly too, and FUZZ_TRACE_COMPARES=0
+# without cargo-fuzz's comparison tracing (`--no-trace-compares`): the two largest costs of a
+# structured execution once the judges are out of the map (fuzz/report-notes.md).
+# The build goes through fuzz/coverage-scope.sh, which keeps the judges (the independent
+# validators and the crates only they use) out of the coverage map (SPEC §6 decision 55);
+# FUZZ_COVERAGE_SCOPE=0 builds with every crate in the map, as before that decision.
 # Inputs: the seeds `fuzz-corpus seeds` generates from corpus/ (deterministic, made afresh each
 # run, never committed), the hand-picked seeds of fuzz/seeds/<target>/ and the working corpus
 # fuzz/corpus/<target>/ (git-ignored; a full run leaves its -merge=1-minimized corpus there, the
@@ -63,11 +67,13 @@ log() { printf '[overnight %s] %s\n' "$(date -u +%H:%M:%S)" "$*" >&2; }
 # --- toolchain -------------------------------------------------------------------------------
 if cargo +nightly --version >/dev/null 2>&1; then
     TOOLCHAIN=(+nightly)
-    SANITIZER=address
+    SANITIZER=${FUZZ_SANITIZER:-address}
 else
     TOOLCHAIN=()
     SANITIZER=none
 fi
+BUILD_FLAGS=(-O -a -s "$SANITIZER")
+[ "${FUZZ_TRACE_COMPARES:-1}" = 1 ] || BUILD_FLAGS+=(--no-trace-compares)
 if ! cargo fuzz --version >/dev/null 2>&1; then
     log "cargo-fuzz is missing: cargo install --locked cargo-fuzz"
     cargo install --locked cargo-fuzz
@@ -97,21 +103,22 @@ cpu_total() { # FILE
 # --- build -----------------------------------------------------------------------------------
 cd "$FUZZ"
 # -O -a: optimized with debug assertions and overflow checks, the same flags as .clusterfuzzlite/build.sh.
-# FUZZ_COVERAGE_SCOPE=1 (opt-in until its before/after measurement is in reports/fuzz.md):
+# Scoped unless FUZZ_COVERAGE_SCOPE=0 (reports/fuzz.md: 3.0x the executions per CPU-second on
+# join_structured, the join's edge coverage kept):
 # RUSTC_WRAPPER scopes the coverage map; the --cfg makes cargo rebuild rather than mix in crates
 # built without the wrapper (cargo does not fingerprint the wrapper). Only this build sees them.
 SCOPE=()
-if [ "${FUZZ_COVERAGE_SCOPE:-0}" = 1 ]; then
+if [ "${FUZZ_COVERAGE_SCOPE:-1}" = 1 ]; then
     SCOPE=(env RUSTC_WRAPPER="$FUZZ/coverage-scope.sh" RUSTFLAGS="${RUSTFLAGS:+$RUSTFLAGS }--cfg=flatjoin_coverage_scope")
 fi
-log "building the targets: ${SCOPE[*]} cargo ${TOOLCHAIN[*]} fuzz build -O -a -s $SANITIZER"
+log "building the targets: ${SCOPE[*]} cargo ${TOOLCHAIN[*]} fuzz build ${BUILD_FLAGS[*]}"
 # The commit the binaries are built from (the report names it; HEAD may move while they run).
 commit=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo "none")
 git -C "$ROOT" diff --quiet HEAD -- core harness fuzz 2>/dev/null || commit="$commit (with uncommitted changes)"
 if [ -d "$FUZZ/target" ]; then BUILD_KIND=incremental; else BUILD_KIND="cold (no fuzz/target)"; fi
 BUILD_START=$SECONDS
 build_cpu_file=$(mktemp)
-timed "$build_cpu_file" ${SCOPE[@]+"${SCOPE[@]}"} cargo "${TOOLCHAIN[@]}" fuzz build -O -a -s "$SANITIZER"
+timed "$build_cpu_file" ${SCOPE[@]+"${SCOPE[@]}"} cargo "${TOOLCHAIN[@]}" fuzz build "${BUILD_FLAGS[@]}"
 BUILD_CPU=$(cpu_total "$build_cpu_file")
 rm -f "$build_cpu_file"
 BUILD_SECONDS=$(( SECONDS - BUILD_START ))
@@ -317,7 +324,7 @@ if [ -n "$REPORT" ]; then
         echo "- Toolchain: $(rustc "${TOOLCHAIN[@]}" --version), $(cargo fuzz --version), sanitizer: $SANITIZER"
         echo "- Machine: $CORES cores, shared; $JOBS libFuzzer fork job(s) per target, all targets at once"
         echo "- Time per target: ${SECONDS_PER_TARGET} s"
-        echo "- Build (\`cargo ${TOOLCHAIN[*]} fuzz build -O -a -s $SANITIZER\`, all targets): ${BUILD_SECONDS} s wall${BUILD_CPU:+, $BUILD_CPU s CPU}, $BUILD_KIND"
+        echo "- Build (\`${SCOPE[*]:+RUSTC_WRAPPER=fuzz/coverage-scope.sh }cargo ${TOOLCHAIN[*]} fuzz build ${BUILD_FLAGS[*]}\`, all targets): ${BUILD_SECONDS} s wall${BUILD_CPU:+, $BUILD_CPU s CPU}, $BUILD_KIND"
         echo "- ASAN_OPTIONS: \`${ASAN_OPTIONS}\`; load average at the end: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
         echo
         echo "Execs are libFuzzer's last status line (all fork jobs of the target); exec/s (mean) is execs"
@@ -333,7 +340,7 @@ if [ -n "$REPORT" ]; then
             if [ ${#SCOPE[@]} -gt 0 ]; then
                 echo "the judges are outside the map (\`fuzz/coverage-scope.sh\`). Join edges are the covered/instrumented"
             else
-                echo "every crate is in the map, the judges too (no \`FUZZ_COVERAGE_SCOPE=1\`). Join edges are the covered/instrumented"
+                echo "every crate is in the map, the judges too (\`FUZZ_COVERAGE_SCOPE=0\`). Join edges are the covered/instrumented"
             fi
             echo "edges of functions under \`core/src/\` (\`-print_coverage=1\`, \`fuzz/join-edges.sh\`)."
         fi

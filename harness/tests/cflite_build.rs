@@ -107,7 +107,7 @@ fn the_clusterfuzzlite_build_ships_each_target_with_generated_seeds() {
     .find_map(|l| l.strip_prefix("host: ").map(str::to_owned))
     .expect("host triple");
     let stub = format!(
-        "#!/bin/bash\ncase \"$1 $2\" in\n  'fuzz build') mkdir -p target/{triple}/release && for t in {names}; do echo \"stand-in $t\" > target/{triple}/release/$t; done ;;\n  'fuzz list') printf '%s\\n' {names} ;;\n  *) echo \"unexpected: cargo $*\" >&2; exit 3 ;;\nesac\n",
+        "#!/bin/bash\ncase \"$1 $2\" in\n  'fuzz build') echo \"$RUSTC_WRAPPER|$RUSTFLAGS\" > ../build-env && mkdir -p target/{triple}/release && for t in {names}; do echo \"stand-in $t\" > target/{triple}/release/$t; done ;;\n  'fuzz list') printf '%s\\n' {names} ;;\n  *) echo \"unexpected: cargo $*\" >&2; exit 3 ;;\nesac\n",
         names = targets.join(" ")
     );
     std::fs::write(bin.join("cargo"), stub).expect("stub");
@@ -128,6 +128,8 @@ fn the_clusterfuzzlite_build_ships_each_target_with_generated_seeds() {
         .env("OUT", &out)
         .env("PATH", path)
         .env("FUZZ_CORPUS", env!("CARGO_BIN_EXE_fuzz-corpus"))
+        .env_remove("RUSTFLAGS")
+        .env_remove("SANITIZER")
         .output()
         .expect("bash runs build.sh");
     assert!(
@@ -135,6 +137,17 @@ fn the_clusterfuzzlite_build_ships_each_target_with_generated_seeds() {
         "build.sh failed:\n{}\n{}",
         String::from_utf8_lossy(&run.stdout),
         String::from_utf8_lossy(&run.stderr)
+    );
+    // The fuzzing build is scoped (SPEC §6 decision 55): the wrapper is the repository's, and the
+    // `--cfg` that makes cargo rebuild rather than mix scoped and unscoped crates is set.
+    let build_env = std::fs::read_to_string(project.join("build-env")).expect("the stub ran");
+    assert_eq!(
+        build_env.trim_end(),
+        format!(
+            "{}|--cfg=flatjoin_coverage_scope",
+            project.join("fuzz/coverage-scope.sh").display()
+        ),
+        "RUSTC_WRAPPER|RUSTFLAGS of `cargo fuzz build`"
     );
     // The seeds fuzz-corpus generates, written separately to compare with.
     let expected = temp.join("expected");

@@ -7,6 +7,13 @@ use clap::{Parser, Subcommand};
 
 mod cli;
 
+/// mimalloc rather than the system allocator: a join allocates and frees many small maps and
+/// strings, and glibc's malloc, free and heap consolidation were about a quarter of a large
+/// join's instructions (`reports/join-cost.md`, Analysis). The `floor` binary it is measured
+/// against uses the same allocator.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// The flat presentation join for discriminated-union tool schemas.
 #[derive(Parser)]
 #[command(name = "flatjoin", version, about, long_about = None)]

@@ -10,6 +10,11 @@ use std::process::ExitCode;
 
 use serde_json::Value;
 
+/// The allocator the `flatjoin` binary uses (`cli/src/main.rs`): the floor is the same program
+/// minus the join, so the ratio measures the join, not a difference of allocators.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     let Some(path) = std::env::args_os().nth(1) else {
         eprintln!("usage: floor FILE");

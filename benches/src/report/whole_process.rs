@@ -365,7 +365,8 @@ pub fn section(table: &Table) -> String {
     out.push_str(
         "The `flatjoin` binary (`flatten`, or `manifest` for a manifest) against `floor`, built \
          from the same workspace, which only reads the file, parses it with the same \
-         order-preserving `serde_json`, deep-clones it and pretty-prints it. Whole processes, as a \
+         order-preserving `serde_json`, deep-clones it and pretty-prints it, with the same \
+         allocator (mimalloc, as in `flatjoin`). Whole processes, as a \
          user runs them, measured by the OS (`getrusage` of each child: user + system CPU time, \
          peak resident memory), the binaries rotated run by run (with `--before`, an earlier \
          `flatjoin` binary runs in the same rotation, so before and after meet the same load); \

@@ -3,6 +3,7 @@
 use std::fmt::Write as _;
 
 use super::plot::{PlotFile, format_bytes, format_ns};
+use super::table::table;
 use super::{Analysis, COMMAND, Row, SliceAnalysis};
 use crate::cases::{Axis, Op};
 
@@ -26,20 +27,6 @@ fn ratio(value: Option<f64>) -> String {
 
 fn percent(value: Option<f64>) -> String {
     value.map_or_else(|| "—".to_owned(), |r| format!("{:.1} %", r * 100.0))
-}
-
-/// A Markdown table: the header, its rule, one line per row, then a blank line.
-pub(super) fn table(out: &mut String, header: &[&str], rows: &[Vec<String>]) {
-    let _ = writeln!(out, "| {} |", header.join(" | "));
-    let _ = writeln!(
-        out,
-        "|{}",
-        header.iter().map(|_| "---|").collect::<String>()
-    );
-    for row in rows {
-        let _ = writeln!(out, "| {} |", row.join(" | "));
-    }
-    out.push('\n');
 }
 
 fn plot_link(out: &mut String, plots: &[PlotFile], file: &str) {

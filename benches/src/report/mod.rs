@@ -9,6 +9,7 @@ pub mod estimates;
 pub mod fit;
 pub mod markdown;
 pub mod plot;
+mod table;
 pub mod whole_process;
 
 use std::collections::BTreeMap;

@@ -282,7 +282,7 @@ fn rows_table(out: &mut String, rows: &[&Row], with_before: bool) {
             cells
         })
         .collect();
-    super::markdown::table(out, &header, &cells);
+    super::table::table(out, &header, &cells);
 }
 
 /// The worst of `rows` by `key`, as "1.62× (`label`)", and how many exceed `limit`.
@@ -351,7 +351,7 @@ fn run_table(out: &mut String, meta: &Meta) {
             meta.load_start, meta.load_end, meta.load_max
         ),
     ]);
-    super::markdown::table(out, &["", ""], &rows);
+    super::table::table(out, &["", ""], &rows);
 }
 
 /// The section, markers included.

@@ -157,7 +157,9 @@ fn restrict_node(root: &Value, node: &Value) -> Value {
                                     }
                                     for n in list {
                                         if !names[i].contains(n) && !sibling.contains(n) {
-                                            forbid.insert(n.clone(), json!(false));
+                                            // `{"not": {}}`, not `false`: draft-04 has no
+                                            // boolean schemas (SPEC §6 decision 63).
+                                            forbid.insert(n.clone(), json!({"not": {}}));
                                         }
                                     }
                                 }

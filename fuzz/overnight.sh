@@ -214,6 +214,8 @@ for target in "${TARGET_LIST[@]}"; do
     COVERAGE[$target]=$(awk '{ for (i = 1; i < NF; i++) if ($i == "cov:") print $(i + 1) }' <<<"$inited")
     FEATURES[$target]=$(awk '{ for (i = 1; i < NF; i++) if ($i == "ft:") print $(i + 1) }' <<<"$inited")
     JOIN_EDGES[$target]=$("$FUZZ/join-edges.sh" <"$WORK/$target.cov.log")
+    # -print_coverage=1 symbolizes through a sanitizer runtime: a -s none build prints nothing.
+    [ -n "${JOIN_EDGES[$target]}" ] || JOIN_EDGES[$target]="not measured (sanitizer: $SANITIZER)"
     CORPUS_FILES[$target]=$(find "$FUZZ/corpus/$target" -type f | wc -l)
     CORPUS_BYTES[$target]=$(du -sb "$FUZZ/corpus/$target" | cut -f1)
 done

@@ -64,7 +64,7 @@ mod with_faults {
         config.cases = 1000;
         config.corpus = None;
         config.report = None;
-        config.regressions = None;
+        config.counterexamples = None;
         config.quiet = true;
         config.progress_bar = false;
         config.max_shrink_steps = 20;

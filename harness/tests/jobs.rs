@@ -11,7 +11,7 @@ fn config(jobs: usize, cases: u32, seed: u64) -> CheckConfig {
     config.seed = seed;
     config.corpus = None;
     config.report = None;
-    config.regressions = None;
+    config.counterexamples = None;
     config.quiet = true;
     config.progress_bar = false;
     config.jobs = jobs;

@@ -1,5 +1,5 @@
 //! `flatjoin check`: the conformance run (corpus replay, generated cases, per-oracle summary,
-//! `reports/conformance.md`, shrunk counterexamples under `corpus/regressions/`), whole or one
+//! `reports/conformance.md`, shrunk counterexamples under `flatjoin-counterexamples/`), whole or one
 //! shard of it, with its results as JSON and JUnit XML (SPEC §6 decisions 58–60).
 
 use std::path::{Path, PathBuf};
@@ -34,7 +34,7 @@ pub struct CheckArgs {
     /// Seed of the case generator (the default is fixed, so runs are reproducible).
     #[arg(long, default_value_t = check::DEFAULT_SEED)]
     pub seed: u64,
-    /// Corpus folder to replay; counterexamples are written to its `regressions/`.
+    /// Corpus folder to replay (never written to).
     #[arg(long, value_name = "DIR", default_value = "corpus")]
     pub corpus: PathBuf,
     /// Where to write the Markdown report (default `reports/conformance.md`; with
@@ -57,9 +57,11 @@ pub struct CheckArgs {
     /// it is killed (recorded as a crash of that case) and restarted.
     #[arg(long, value_name = "SECS", default_value_t = 10.0)]
     pub timeout: f64,
-    /// With `--implementation`: where each implementation's first counterexample per oracle is
-    /// written (`DIR/<name>/<oracle>.json`, a corpus case that replays it).
-    #[arg(long, value_name = "DIR", default_value = "flatjoin-counterexamples")]
+    /// Where shrunk counterexamples are written, as corpus cases that replay them (never into
+    /// the corpus: move one under `corpus/regressions/` to keep it). In-process:
+    /// `DIR/<oracle>-<hash>.json` (an injected fault's under `DIR/faults/`); with
+    /// `--implementation`: `DIR/<name>/<oracle>.json`.
+    #[arg(long, value_name = "DIR", default_value = check::DEFAULT_COUNTEREXAMPLES)]
     pub counterexamples: PathBuf,
     /// Upper bound on the steps shrinking one counterexample may take.
     #[arg(long, value_name = "N", default_value_t = 400)]
@@ -191,7 +193,7 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, String> {
         (Some(None), _) | (None, None) => Some(PathBuf::from("reports/conformance.md")),
         (None, Some(_)) => None,
     };
-    config.regressions = Some(corpus.join("regressions"));
+    config.counterexamples = Some(args.counterexamples.clone());
     config.corpus = Some(corpus);
     config.report.clone_from(&report);
     config.shard = args.shard.unwrap_or(Shard::WHOLE);

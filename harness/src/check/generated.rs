@@ -229,7 +229,7 @@ impl ModelPhase<'_> {
 
 /// The open-world phase: every case runs to the end (a violation does not stop the run, so
 /// that one run reports every class it reaches); the first violation per oracle (up to
-/// [`MAX_OPEN_WORLD_SHRINKS`]) is shrunk and written under the regressions folder.
+/// [`MAX_OPEN_WORLD_SHRINKS`]) is shrunk and written under the counterexamples folder.
 pub(super) fn open_world_phase(
     config: &CheckConfig,
     pool: &rayon::ThreadPool,

@@ -4,7 +4,7 @@
 //! 1. *corpus* (`replay.rs`): every corpus file through every applicable oracle;
 //! 2. *suite* (`replay.rs`): the official JSON-Schema-Test-Suite, all five drafts;
 //! 3. *model* (`generated.rs`): N cases of the typed model's generator from a fixed seed, the
-//!    first counterexample shrunk and written under `corpus/regressions/`;
+//!    first counterexample shrunk and written under `flatjoin-counterexamples/` (never the corpus);
 //! 4. *open world* (`generated.rs`): the open-world generator's cases, the first counterexample
 //!    per oracle shrunk and written;
 //! 5. *report* (`report.rs`): `reports/conformance.md`, rendered from the merged result alone.
@@ -44,6 +44,9 @@ pub use result::{CheckResult, Counts, GeneratorResult, MAX_DISAGREEMENT_EXAMPLES
 
 /// The default seed of generated cases: a fixed one, so a run is reproducible.
 pub const DEFAULT_SEED: u64 = 0x5EED_F1A7_2026;
+/// Where `flatjoin check` writes shrunk counterexamples by default (git-ignored; SPEC §6
+/// decision 65).
+pub const DEFAULT_COUNTEREXAMPLES: &str = "flatjoin-counterexamples";
 /// The default number of generated cases (about a minute in release on the 2-core reference
 /// machine, with the bundled corpus).
 pub const DEFAULT_CASES: u32 = 10_000;
@@ -59,8 +62,10 @@ pub struct CheckConfig {
     pub corpus: Option<PathBuf>,
     /// Where to write the Markdown report (`None`: nowhere).
     pub report: Option<PathBuf>,
-    /// Where to write a shrunk counterexample (`None`: nowhere).
-    pub regressions: Option<PathBuf>,
+    /// Where to write a shrunk counterexample (`None`: nowhere); never the corpus, whose
+    /// replay would then fail on it (SPEC §6 decision 65). An injected fault's go to `faults/`
+    /// below it.
+    pub counterexamples: Option<PathBuf>,
     /// Base options; carries the injected fault, if any.
     pub base: Options,
     /// The command line, for the report header.
@@ -89,7 +94,7 @@ impl CheckConfig {
             seed: DEFAULT_SEED,
             corpus: Some(PathBuf::from("corpus")),
             report: Some(PathBuf::from("reports/conformance.md")),
-            regressions: Some(PathBuf::from("corpus/regressions")),
+            counterexamples: Some(PathBuf::from(DEFAULT_COUNTEREXAMPLES)),
             base: Options::default(),
             command,
             progress_bar: std::io::stderr().is_terminal(),

@@ -1,5 +1,6 @@
-//! A shrunk counterexample written as a corpus case under the regressions folder, named after
-//! its oracle (and the injected fault) and a hash of its text.
+//! A shrunk counterexample written as a corpus case under the counterexamples folder (never the
+//! corpus: SPEC §6 decision 65), named after its oracle (and the injected fault) and a hash of
+//! its text.
 
 use std::path::{Path, PathBuf};
 
@@ -8,8 +9,9 @@ use crate::corpus;
 use crate::draw::short_hash;
 use crate::oracle::Violation;
 
-/// Writes a shrunk counterexample under the configured regressions folder (when there is one),
-/// logging `heading`, then where it was written or why it could not be.
+/// Writes a shrunk counterexample under the configured counterexamples folder (when there is
+/// one; an injected fault's under its `faults/`), logging `heading`, then where it was written
+/// or why it could not be.
 pub(super) fn save_shrunk(
     config: &CheckConfig,
     shrunk: &Violation,
@@ -17,8 +19,14 @@ pub(super) fn save_shrunk(
     heading: &str,
     log: &mut dyn FnMut(&str),
 ) -> Option<PathBuf> {
-    let written = config.regressions.as_ref().and_then(|dir| {
-        match write_regression(dir, shrunk, found_by, fault_name(&config.base)) {
+    let fault = fault_name(&config.base);
+    let written = config.counterexamples.as_ref().and_then(|dir| {
+        let dir = if fault.is_some() {
+            dir.join("faults")
+        } else {
+            dir.clone()
+        };
+        match write_regression(&dir, shrunk, found_by, fault) {
             Ok(p) => Some(p),
             Err(e) => {
                 log(&format!("cannot write the regression: {e}"));
@@ -28,7 +36,10 @@ pub(super) fn save_shrunk(
     });
     log(heading);
     if let Some(p) = &written {
-        log(&format!("counterexample written to {}", p.display()));
+        log(&format!(
+            "counterexample written to {} (not replayed: to keep it as a regression, move it under corpus/regressions/ with a name saying what it guards)",
+            p.display()
+        ));
     }
     written
 }

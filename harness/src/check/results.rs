@@ -80,7 +80,7 @@ impl Run {
         config.open_world_cases = Some(self.open_world_cases);
         config.corpus = self.corpus.as_ref().map(Into::into);
         config.report = None;
-        config.regressions = None;
+        config.counterexamples = None;
         config.quiet = true;
         config.progress_bar = false;
         config.max_shrink_steps = self.shrink_steps;

@@ -151,22 +151,22 @@ impl Subject {
             return Ok(Outcome::Passed(measure));
         };
         let restricted = match self.options.open_branches {
-            OpenBranches::Declared => restrict_declared(&self.original),
-            OpenBranches::Permissive => self.original.clone(),
+            OpenBranches::Declared => Some(restrict_declared(&self.original)),
+            OpenBranches::Permissive => None,
         };
         for i in 0..members.len() {
-            let mut branch_doc = restricted.clone();
-            if let Some(Value::Array(ms)) = branch_doc.get_mut(keyword)
-                && let Some(member) = ms.get(i).cloned()
-            {
-                *ms = vec![member];
-            }
-            if let Some(obj) = branch_doc.as_object_mut() {
-                obj.remove("discriminator");
-            }
-            let answer = canon(&branch_doc)
-                .ok()
-                .and_then(|b| presentation.covers(&b).ok());
+            let original_doc = one_member(&self.original, keyword, i);
+            let branch_doc = match &restricted {
+                None => Some(original_doc),
+                Some(r) => declared_part(original_doc, one_member(r, keyword, i)),
+            };
+            let answer = branch_doc
+                .as_ref()
+                .and_then(|b| canon(b).ok().and_then(|b| presentation.covers(&b).ok()));
+            let Some(branch_doc) = branch_doc else {
+                measure.static_unknown += 1;
+                continue;
+            };
             match answer {
                 Some(Containment::Yes) => measure.static_yes += 1,
                 Some(Containment::No) => {
@@ -428,5 +428,78 @@ fn node_count(value: &Value) -> usize {
         Value::Object(m) => 1 + m.values().map(node_count).sum::<usize>(),
         Value::Array(a) => 1 + a.iter().map(node_count).sum::<usize>(),
         _ => 1,
+    }
+}
+
+/// The document with its root union (`keyword`) reduced to member `i`, its `discriminator` gone.
+fn one_member(doc: &Value, keyword: &str, i: usize) -> Value {
+    let mut doc = doc.clone();
+    if let Some(Value::Array(ms)) = doc.get_mut(keyword)
+        && let Some(member) = ms.get(i).cloned()
+    {
+        *ms = vec![member];
+    }
+    if let Some(obj) = doc.as_object_mut() {
+        obj.remove("discriminator");
+    }
+    doc
+}
+
+/// What the `declared` reading promises of one branch as one document: the values the original
+/// branch accepts **and** the restricted one accepts (SPEC §6 decision 64). The restriction
+/// alone is not enough: forbidding a name in a member of a nested `oneOf` can make that `oneOf`
+/// accept a value two of its members matched before, a value the original rejects. The original
+/// branch goes under the restricted document's root `allOf`, its local references re-rooted there
+/// (`#/x` → `#/allOf/k/x`). The restricted document alone when the restriction changed nothing,
+/// or when the document has no place where restricting a subschema can loosen it (no `oneOf`
+/// below the root, no `not`, `if` or `maxContains`); otherwise `None` (an unknown answer) when
+/// the document names resources or anchors, which a second copy would declare twice.
+fn declared_part(original: Value, restricted: Value) -> Option<Value> {
+    let mut named = false;
+    let mut loosening = false;
+    crate::keywords::walk(&original, &mut |node| {
+        named |= ["$id", "id", "$anchor", "$dynamicAnchor", "$recursiveAnchor"]
+            .iter()
+            .any(|k| node.get(k).is_some_and(Value::is_string));
+        loosening |= ["not", "if", "maxContains"]
+            .iter()
+            .any(|k| node.get(k).is_some())
+            || (!std::ptr::eq(node, &original) && node.get("oneOf").is_some());
+    });
+    if original == restricted || !loosening {
+        return Some(restricted);
+    }
+    let mut doc = restricted;
+    let obj = doc.as_object_mut()?;
+    let all_of = obj.entry("allOf").or_insert_with(|| json!([]));
+    let members = all_of.as_array_mut().filter(|_| !named)?;
+    let prefix = format!("#/allOf/{}", members.len());
+    let mut copy = original;
+    if let Some(o) = copy.as_object_mut() {
+        o.remove("$schema");
+    }
+    reroot_refs(&mut copy, &prefix);
+    members.push(copy);
+    Some(doc)
+}
+
+/// Prefixes every local JSON-pointer `$ref` under `schema` with `prefix` (`#` → `prefix`,
+/// `#/x` → `prefix/x`), through the subschema keywords only.
+fn reroot_refs(schema: &mut Value, prefix: &str) {
+    let Value::Object(map) = schema else { return };
+    if let Some(Value::String(r)) = map.get_mut("$ref")
+        && let Some(pointer) = r.strip_prefix('#')
+        && (pointer.is_empty() || pointer.starts_with('/'))
+    {
+        *r = format!("{prefix}{pointer}");
+    }
+    for (key, value) in map.iter_mut() {
+        if let Some(mapped) = crate::keywords::map_subschemas(key, value, &mut |sub| {
+            let mut sub = sub.clone();
+            reroot_refs(&mut sub, prefix);
+            sub
+        }) {
+            *value = mapped;
+        }
     }
 }

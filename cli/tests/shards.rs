@@ -2,15 +2,17 @@
 //! 1, 2 and 3 shards writes the unsharded run's report (timing aside), an injected fault's one
 //! violation is found by exactly the shard that owns its case, and the JSON and JUnit results carry
 //! it with its counterexample. The binary runs as CI runs it, each shard in a fresh copy of a
-//! small corpus (a shard writes its regression file into the corpus it replays).
+//! small corpus.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use serde_json::Value;
 
+/// `flatjoin ARGS` from the test's temporary directory, where `flatjoin-counterexamples/` goes.
 fn flatjoin(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_flatjoin"))
+        .current_dir(env!("CARGO_TARGET_TMPDIR"))
         .args(args)
         .output()
         .expect("flatjoin runs")

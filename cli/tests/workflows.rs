@@ -469,3 +469,76 @@ fn clusterfuzzlite_runs_every_mode_with_corpus_storage() {
         BTreeSet::from(["batch", "code-change", "coverage", "prune"].map(str::to_owned))
     );
 }
+
+/// The nightly run: scheduled, the main job with a seed that changes every night (or the one a
+/// manual run gives), more cases than the default, its counterexamples written outside the corpus
+/// and uploaded with the report whatever the verdict.
+#[test]
+fn the_nightly_check_rotates_its_seed_and_uploads_its_counterexamples() {
+    let Some(all) = workflows() else { return };
+    let nightly = workflow(all, "nightly.yml");
+    let on = &nightly["on"];
+    assert!(
+        on["schedule"][0]["cron"].as_str().is_some(),
+        "not scheduled: {on}"
+    );
+    let run = run_of(nightly, "check", "check");
+    assert!(
+        flatjoin_invocations(run)
+            .iter()
+            .any(|(sub, _)| sub == "check"),
+        "{run}"
+    );
+    let words: Vec<&str> = run.split_whitespace().collect();
+    let value_of = |flag: &str| {
+        words
+            .iter()
+            .position(|w| *w == flag)
+            .and_then(|i| words.get(i + 1))
+            .unwrap_or_else(|| panic!("the nightly check passes no {flag}: {run}"))
+            .trim_matches('"')
+            .to_owned()
+    };
+    assert_eq!(value_of("--seed"), "$SEED", "{run}");
+    let check_step = steps(nightly)
+        .into_iter()
+        .map(|(_, s)| s)
+        .find(|s| s["run"].as_str() == Some(run))
+        .expect("the check step");
+    assert_eq!(
+        check_step["env"]["SEED"], "${{ steps.seed.outputs.seed }}",
+        "the seed does not come from the seed step"
+    );
+    let seed_step = steps(nightly)
+        .into_iter()
+        .map(|(_, s)| s)
+        .find(|s| s["id"] == "seed")
+        .expect("a step with id seed");
+    let script = seed_step["run"].as_str().expect("run");
+    assert!(
+        script.contains("date -u +%Y%m%d") && script.contains("GITHUB_OUTPUT"),
+        "{script}"
+    );
+    let cases: u64 = value_of("--cases").parse().expect("--cases N");
+    assert!(cases > u64::from(flatjoin_harness::check::DEFAULT_CASES));
+    let counterexamples = value_of("--counterexamples");
+    assert!(!counterexamples.starts_with("corpus"), "{counterexamples}");
+    let upload = steps(nightly)
+        .into_iter()
+        .map(|(_, s)| s)
+        .find(|s| {
+            s["uses"]
+                .as_str()
+                .is_some_and(|u| u.starts_with("actions/upload-artifact"))
+        })
+        .expect("an upload");
+    assert_eq!(
+        upload["if"], "${{ !cancelled() }}",
+        "uploaded only on success"
+    );
+    let path = upload["with"]["path"].as_str().expect("path");
+    assert!(
+        counterexamples.starts_with(path.trim_end_matches('/')),
+        "the counterexamples ({counterexamples}) are not under the uploaded {path}"
+    );
+}

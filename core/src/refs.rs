@@ -5,7 +5,7 @@
 //! after it follows `#/…` pointers only. [`needs_uri_resolution`] is the per-object test, shared
 //! with the well-formedness pre-pass.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use serde_json::{Map, Value};
 
@@ -200,9 +200,12 @@ fn locate(document: &Value) -> HashMap<usize, String> {
 }
 
 /// What the walk over the document's resources found.
-struct Walk<'r> {
-    /// The base URIs of the resources the document itself holds, without fragment.
-    resources: HashSet<String>,
+struct Walk<'r, 'd> {
+    /// The resources the document itself holds: each base URI (without fragment) with the schema
+    /// object that declares it, the first the walk reaches. Only schema positions of the draft
+    /// in scope count: an `id` inside a keyword the draft does not read (draft-04's `then`) is
+    /// data, even where `referencing` indexes it as a resource (SPEC §6 decision 66).
+    resources: HashMap<String, &'d Value>,
     /// The identifier keywords to strip.
     edits: Vec<(String, Edit)>,
     /// Each `$ref`: its schema object's pointer, the reference, and the resolver in scope there.
@@ -211,14 +214,14 @@ struct Walk<'r> {
 
 /// Walks the schema objects the draft in scope reads, each with the resolver of its resource:
 /// records the resources, the identifiers to strip and the references; refuses dynamic ones.
-fn walk_resources<'r>(
-    document: &Value,
+fn walk_resources<'r, 'd>(
+    document: &'d Value,
     root_resolver: referencing::Resolver<'r>,
     declared: Draft,
-) -> Result<Walk<'r>, Error> {
+) -> Result<Walk<'r, 'd>, Error> {
     let id_keyword = declared.id_keyword();
     let mut walk = Walk {
-        resources: HashSet::new(),
+        resources: HashMap::new(),
         edits: Vec::new(),
         refs: Vec::new(),
     };
@@ -239,7 +242,8 @@ fn walk_resources<'r>(
             .in_subresource(draft.create_resource_ref(node))
             .map_err(|e| Error::new(pointer::push(&ptr, id_keyword), invalid(e)))?;
         walk.resources
-            .insert(without_fragment(resolver.base_uri().as_str()).to_owned());
+            .entry(without_fragment(resolver.base_uri().as_str()).to_owned())
+            .or_insert(node);
         let strip = identifiers_to_strip(map, ptr.is_empty(), id_keyword);
         if !strip.is_empty() {
             walk.edits.push((ptr.clone(), Edit::Strip(strip)));
@@ -303,7 +307,7 @@ fn refuse_dynamic(map: &Map<String, Value>, ptr: &str) -> Result<(), Error> {
 /// from the root, a remote one its absolute URI (a relative one with no base stays as written).
 fn rewrite_ref(
     (ptr, reference, resolver): (String, String, referencing::Resolver<'_>),
-    resources: &HashSet<String>,
+    resources: &HashMap<String, &Value>,
     location: &HashMap<usize, String>,
 ) -> Result<Option<(String, Edit)>, Error> {
     let at = pointer::push(&ptr, "$ref");
@@ -318,10 +322,17 @@ fn rewrite_ref(
     let absolute = resolver
         .resolve_uri(&resolver.base_uri().borrow(), &reference)
         .map_err(|_| unresolvable())?;
-    let new_ref = if resources.contains(without_fragment(absolute.as_str())) {
+    let new_ref = if let Some(resource) = resources.get(without_fragment(absolute.as_str())) {
         let resolved = resolver.lookup(&reference).map_err(|_| unresolvable())?;
+        // A pointer fragment is followed from the resource the walk found (decision 66);
+        // an anchor is `referencing`'s to find.
+        let fragment = absolute.as_str().split_once('#').map_or("", |(_, f)| f);
+        let contents = match pointer::local_ref(&format!("#{fragment}")) {
+            Some(p) => pointer::get(resource, &p).ok_or_else(unresolvable)?,
+            None => resolved.contents(),
+        };
         let target = location
-            .get(&(std::ptr::from_ref(resolved.contents()) as usize))
+            .get(&(std::ptr::from_ref(contents) as usize))
             .ok_or_else(unresolvable)?;
         fragment_ref(target)
     } else if absolute.as_str().starts_with(DEFAULT_BASE) {

@@ -241,9 +241,33 @@ fn walk_resources<'r, 'd>(
         let resolver = resolver
             .in_subresource(draft.create_resource_ref(node))
             .map_err(|e| Error::new(pointer::push(&ptr, id_keyword), invalid(e)))?;
-        walk.resources
-            .entry(without_fragment(resolver.base_uri().as_str()).to_owned())
-            .or_insert(node);
+        let base = without_fragment(resolver.base_uri().as_str()).to_owned();
+        match walk.resources.get(&base) {
+            None => {
+                walk.resources.insert(base, node);
+            }
+            // Two different schema resources under one URI: which one a reference means is
+            // undefined, and validators pick differently (SPEC §6 decision 67).
+            Some(first)
+                if !std::ptr::eq(*first, node)
+                    && map.contains_key(id_keyword)
+                    && !map
+                        .get(id_keyword)
+                        .and_then(Value::as_str)
+                        .is_some_and(|id| id.starts_with('#'))
+                    && *first != node =>
+            {
+                return Err(Error::new(
+                    pointer::push(&ptr, id_keyword),
+                    ErrorKind::InvalidSchema {
+                        message: format!(
+                            "another, different schema resource declares {base} too; which one a reference means is undefined"
+                        ),
+                    },
+                ));
+            }
+            Some(_) => {}
+        }
         let strip = identifiers_to_strip(map, ptr.is_empty(), id_keyword);
         if !strip.is_empty() {
             walk.edits.push((ptr.clone(), Edit::Strip(strip)));

@@ -194,6 +194,47 @@ fn percent_decode(text: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
+/// An absolute URI that two different schema resources of `root` declare (`$id`, draft-04 `id`),
+/// if any: which one a reference to it means is undefined, and validators pick differently
+/// (SPEC §6 decision 67), so such an original is not judgeable. Only schema positions of the
+/// declared draft count (draft-04 and draft-06 read no `if`/`then`/`else`: their contents are
+/// data), and only ids written as absolute URIs are compared.
+pub fn shared_resource_uri(root: &Value) -> Option<String> {
+    use crate::drafts::{Draft, declared};
+    let draft = declared(root);
+    let conditionals_are_data = matches!(draft, Draft::Draft4 | Draft::Draft6);
+    let id_keyword = if draft == Draft::Draft4 { "id" } else { "$id" };
+    let mut seen: HashMap<&str, &Value> = HashMap::new();
+    let mut stack: Vec<(&Value, usize)> = vec![(root, 0)];
+    while let Some((node, depth)) = stack.pop() {
+        let Value::Object(map) = node else { continue };
+        if let Some(id) = map.get(id_keyword).and_then(Value::as_str)
+            && id.contains("://")
+        {
+            let id = id.trim_end_matches('#');
+            match seen.get(id) {
+                Some(first) if **first != *node => return Some(id.to_owned()),
+                Some(_) => {}
+                None => {
+                    seen.insert(id, node);
+                }
+            }
+        }
+        if depth > 256 {
+            continue;
+        }
+        for (keyword, value) in map {
+            if conditionals_are_data && matches!(keyword.as_str(), "if" | "then" | "else") {
+                continue;
+            }
+            for sub in crate::keywords::subschemas(keyword, value) {
+                stack.push((sub, depth + 1));
+            }
+        }
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;
@@ -276,5 +317,36 @@ mod tests {
         ] {
             assert!(!has_cycle_without_progress(&progressing), "{progressing}");
         }
+    }
+
+    /// Two different resources under one URI are found; the same resource twice is not; an `id`
+    /// inside draft-04's `then` is data, so it shares nothing (SPEC §6 decisions 66–67).
+    #[test]
+    fn shared_resource_uris_are_found_in_schema_positions_only() {
+        let r =
+            |inner: serde_json::Value| json!({"$id": "https://x.invalid/r", "$defs": {"i": inner}});
+        let doc = json!({"anyOf": [r(json!(true)), r(json!(false))]});
+        assert_eq!(
+            shared_resource_uri(&doc).as_deref(),
+            Some("https://x.invalid/r")
+        );
+        assert_eq!(
+            shared_resource_uri(&json!({"anyOf": [r(json!(true)), r(json!(true))]})),
+            None
+        );
+        let draft04 = json!({
+            "$schema": "http://json-schema.org/draft-04/schema#",
+            "properties": {"a": {"id": "https://x.invalid/r", "type": "string"}},
+            "then": {"id": "https://x.invalid/r", "type": "integer"}
+        });
+        assert_eq!(shared_resource_uri(&draft04), None);
+        let mut draft07 = draft04.clone();
+        draft07["$schema"] = json!("http://json-schema.org/draft-07/schema#");
+        draft07["properties"]["a"] = json!({"$id": "https://x.invalid/r", "type": "string"});
+        draft07["then"] = json!({"$id": "https://x.invalid/r", "type": "integer"});
+        assert_eq!(
+            shared_resource_uri(&draft07).as_deref(),
+            Some("https://x.invalid/r")
+        );
     }
 }

@@ -746,3 +746,56 @@ fn unions_where_looser_is_stricter_are_left_as_they_are() {
         );
     }
 }
+
+/// Two different schema resources under one `$id` (SPEC §6 decision 67): which one a reference
+/// means is undefined (`referencing` and boon picked differently; found by `reports/soak.sh`,
+/// seeds 7 and 8), so the document is refused at one of the two declarations, and a copy of the same
+/// resource is not refused. Draft-04's `then` is data there: an `id` inside it declares nothing
+/// (decision 66), and a reference to that URI means the resource in a schema position.
+#[test]
+fn two_different_resources_under_one_uri_are_refused() {
+    let resource = |inner: serde_json::Value| json!({"$id": "https://example.invalid/r", "$defs": {"inner": inner}, "allOf": [{"$ref": "#/$defs/inner"}]});
+    let document = |second: serde_json::Value| {
+        json!({
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "oneOf": [
+                {"type": "object", "properties": {"kind": {"const": "a"}, "p": resource(json!({"type": "string"}))}, "required": ["kind"]},
+                {"type": "object", "properties": {"kind": {"const": "b"}, "q": second}, "required": ["kind"]}
+            ]
+        })
+    };
+    let err = flatten(&document(resource(json!(false))), &Options::default())
+        .expect_err("two different resources under one URI");
+    assert!(
+        ["/oneOf/0/properties/p/$id", "/oneOf/1/properties/q/$id"].contains(&err.pointer.as_str()),
+        "{err}"
+    );
+    assert!(
+        err.to_string().contains("https://example.invalid/r"),
+        "{err}"
+    );
+    flatten(
+        &document(resource(json!({"type": "string"}))),
+        &Options::default(),
+    )
+    .expect("the same resource twice is no ambiguity");
+    let draft04 = json!({
+        "$schema": "http://json-schema.org/draft-04/schema#",
+        "oneOf": [
+            {"type": "object", "properties": {"kind": {"enum": ["a"]}, "p": {"$ref": "https://example.invalid/r#/definitions/inner"}, "r": {"id": "https://example.invalid/r", "definitions": {"inner": {"type": "string"}}}}, "required": ["kind"]},
+            {"type": "object", "properties": {"kind": {"enum": ["b"]}}, "required": ["kind"], "then": {"id": "https://example.invalid/r", "definitions": {"inner": {"type": "integer"}}}}
+        ]
+    });
+    let flat = flatten(&draft04, &Options::default()).expect("then is data in draft-04");
+    let judge = validator(&flat.schema);
+    assert!(
+        judge.is_valid(&json!({"kind": "a", "p": "text"})),
+        "{}",
+        flat.schema
+    );
+    assert!(
+        !judge.is_valid(&json!({"kind": "a", "p": 1})),
+        "{}",
+        flat.schema
+    );
+}

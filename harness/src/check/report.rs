@@ -188,7 +188,7 @@ fn disagreements(md: &mut String, result: &CheckResult) {
 
 /// `## Inputs the judge cannot compile`.
 fn unjudgeable(md: &mut String, unjudgeable: &[String]) {
-    md.push_str("\n## Inputs the judge cannot compile\n\nSkipped by every oracle (not the join's fault: the original is not a valid schema for its draft):\n\n");
+    md.push_str("\n## Inputs the judge cannot compile\n\nSkipped by every oracle (not the join's fault: the original is not a valid schema for its draft, or its meaning is undefined — two different resources under one URI, SPEC §6 decision 67):\n\n");
     if unjudgeable.is_empty() {
         md.push_str("None.\n");
     }

@@ -53,9 +53,9 @@ impl Subject {
         original: &Value,
         options: &Options,
     ) -> Result<Result<Subject, String>, Violation> {
-        let original_judge = match judge(original) {
+        let original_judge = match judgeable(original) {
             Ok(j) => j,
-            Err(e) => return Ok(Err(format!("jsonschema cannot compile the original: {e}"))),
+            Err(why) => return Ok(Err(why)),
         };
         let flattened = flatjoin::flatten(original, options).map_err(|e| {
             violation(
@@ -78,9 +78,9 @@ impl Subject {
         options: &Options,
         presentation: Value,
     ) -> Result<Result<Subject, String>, Violation> {
-        let original_judge = match judge(original) {
+        let original_judge = match judgeable(original) {
             Ok(j) => j,
-            Err(e) => return Ok(Err(format!("jsonschema cannot compile the original: {e}"))),
+            Err(why) => return Ok(Err(why)),
         };
         let mut diagnostics = flatjoin::Diagnostics::default();
         if let Some(du) = discriminated_root(original)
@@ -253,5 +253,19 @@ impl Subject {
             (Oracle::Idempotence, run(self.idempotence_with(present))),
             (Oracle::NoBlowUp, run(self.no_blow_up())),
         ]
+    }
+}
+
+/// The judge of an original the oracles can judge, or why not: `jsonschema` cannot compile it,
+/// or two different schema resources share one URI, so that what a reference means is
+/// undefined (SPEC §6 decision 67).
+fn judgeable(original: &Value) -> Result<jsonschema::Validator, String> {
+    let judge =
+        judge(original).map_err(|e| format!("jsonschema cannot compile the original: {e}"))?;
+    match crate::refs::shared_resource_uri(original) {
+        Some(uri) => Err(format!(
+            "two different schema resources declare {uri}: which one a reference means is undefined"
+        )),
+        None => Ok(judge),
     }
 }

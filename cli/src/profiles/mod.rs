@@ -273,14 +273,12 @@ pub fn lint_tools(profile: Profile, tools: &[(String, Value)]) -> Vec<Finding> {
 /// Lowers a presentation (the output of the flat join) to `profile`, read by its declared draft:
 /// a draft-04 presentation is first spelled as draft-07 ([`steps::draft04_as_draft07`]).
 pub fn lower(profile: Profile, presentation: &Value) -> Lowered {
-    let mut modern;
-    let presentation = if flatjoin::Draft::of(presentation) == flatjoin::Draft::Draft4 {
-        modern = presentation.clone();
+    let mut modern = presentation.clone();
+    steps::hoist_ref_targets(&mut modern);
+    if flatjoin::Draft::of(&modern) == flatjoin::Draft::Draft4 {
         steps::draft04_as_draft07(&mut modern);
-        &modern
-    } else {
-        presentation
-    };
+    }
+    let presentation = &modern;
     match profile {
         Profile::Openai => openai::lower(presentation),
         Profile::OpenaiStrict => openai_strict::lower(presentation),

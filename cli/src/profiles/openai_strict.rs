@@ -369,6 +369,25 @@ fn fill_types(schema: &mut Value, narrowings: &mut Vec<Narrowing>) -> bool {
             return;
         }
         let Value::Object(map) = node else { return };
+        // Object keywords beside an `anyOf` (schemars' sibling `properties`): the SDK's strict
+        // transform types such a node `object`, so the export does it first (a narrowing only
+        // where a member admits a non-object).
+        if !map.contains_key("type") && map.contains_key("properties") && map.contains_key("anyOf")
+        {
+            let members_objects = map
+                .get("anyOf")
+                .and_then(Value::as_array)
+                .is_some_and(|ms| ms.iter().all(|m| m.get("type") == Some(&json!("object"))));
+            if !members_objects {
+                narrowings.push(Narrowing {
+                    pointer: pointer.to_owned(),
+                    rule: "object-type",
+                    detail: "object keywords beside anyOf stand as an object: a non-object value no longer passes".into(),
+                });
+            }
+            map.insert("type".into(), json!("object"));
+            return;
+        }
         if ["type", "anyOf", "$ref"]
             .iter()
             .any(|k| map.contains_key(*k))

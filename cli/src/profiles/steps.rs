@@ -247,7 +247,37 @@ pub fn close_objects(schema: &mut Value, narrowings: &mut Vec<Narrowing>) {
         if !map.contains_key("properties") {
             map.insert("properties".into(), json!({}));
         }
+        declare_member_names(map);
     });
+}
+
+/// The names a closed node's in-place members (`anyOf`, `oneOf`, `allOf`) declare, and the ones
+/// it requires, declared on the node itself (`{}`, which constrains nothing): its
+/// `additionalProperties: false` covers only its own `properties`, so a key a member declares
+/// (schemars' sibling `properties` beside a union) would otherwise be rejected by the node
+/// whatever the member says.
+fn declare_member_names(map: &mut Map<String, Value>) {
+    let mut names: Vec<String> = Vec::new();
+    for keyword in ["anyOf", "oneOf", "allOf"] {
+        for member in map
+            .get(keyword)
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            if let Some(props) = member.get("properties").and_then(Value::as_object) {
+                names.extend(props.keys().cloned());
+            }
+        }
+    }
+    if let Some(required) = map.get("required").and_then(Value::as_array) {
+        names.extend(required.iter().filter_map(Value::as_str).map(str::to_owned));
+    }
+    if let Some(Value::Object(props)) = map.get_mut("properties") {
+        for name in names {
+            props.entry(name).or_insert_with(|| json!({}));
+        }
+    }
 }
 
 /// Keeps only the keywords in `allowed` on every schema node (subschemas are reached through the
@@ -626,4 +656,131 @@ pub fn check_boolean_subschemas(
             "false leaves anyOf/properties (it accepts nothing), items: false → maxItems: 0, true → {} (sound)",
         );
     });
+}
+
+/// Every local `$ref` whose target is not an entry of the root's definitions (`#/$defs/NAME`,
+/// `#/definitions/NAME`) points instead at a copy of its target hoisted there, under a name the
+/// document does not use (`flatjoin_target_N`). The lowering steps after this one rename and move
+/// keywords (`oneOf` → `anyOf`, `allOf` merged, draft-04 spellings modernized), which a pointer
+/// through them (`#/properties/x/oneOf/0/…`, zod-to-json-schema's and the join's repaired
+/// references) would not survive. Sound: the copy is the target, lowered like the rest. A
+/// subschema with its own `$id` is a resource whose references are relative to it, and is left
+/// as it is. Found by `cli/tests/profiles_soundness.rs` on
+/// `corpus/regressions/draft04-id-in-data-is-no-resource.json`.
+pub fn hoist_ref_targets(schema: &mut Value) {
+    let Value::Object(root) = &*schema else {
+        return;
+    };
+    let container = if root.contains_key("$defs") {
+        "$defs"
+    } else if root.contains_key("definitions") {
+        "definitions"
+    } else if matches!(
+        flatjoin::Draft::of(schema),
+        flatjoin::Draft::Draft7 | flatjoin::Draft::Draft6 | flatjoin::Draft::Draft4
+    ) {
+        "definitions"
+    } else {
+        "$defs"
+    };
+    let mut hoist = Hoist {
+        original: schema.clone(),
+        container,
+        names: std::collections::HashMap::new(),
+        copies: Vec::new(),
+        used: root
+            .get(container)
+            .and_then(Value::as_object)
+            .map(|m| m.keys().cloned().collect())
+            .unwrap_or_default(),
+    };
+    hoist.rewrite(schema, true);
+    if hoist.copies.is_empty() {
+        return;
+    }
+    if let Value::Object(root) = schema {
+        let defs = root
+            .entry(container)
+            .or_insert_with(|| Value::Object(Map::new()));
+        if let Value::Object(defs) = defs {
+            defs.extend(hoist.copies);
+        }
+    }
+}
+
+/// The state of [`hoist_ref_targets`].
+struct Hoist {
+    original: Value,
+    container: &'static str,
+    /// Each reference hoisted, with the reference to its copy.
+    names: std::collections::HashMap<String, String>,
+    copies: Vec<(String, Value)>,
+    used: std::collections::HashSet<String>,
+}
+
+impl Hoist {
+    /// Whether `reference` names an entry of the root's definitions itself.
+    fn is_stable(reference: &str) -> bool {
+        ["#/$defs/", "#/definitions/"].iter().any(|prefix| {
+            reference
+                .strip_prefix(prefix)
+                .is_some_and(|name| !name.is_empty() && !name.contains('/'))
+        })
+    }
+
+    /// Rewrites the references under `node` (`at_root`: the document itself, whose `$id` is
+    /// its own base).
+    fn rewrite(&mut self, node: &mut Value, at_root: bool) {
+        let Value::Object(map) = node else {
+            if let Value::Array(items) = node {
+                for item in items {
+                    self.rewrite(item, false);
+                }
+            }
+            return;
+        };
+        if !at_root && map.get("$id").and_then(Value::as_str).is_some() {
+            return;
+        }
+        if let Some(Value::String(reference)) = map.get("$ref")
+            && reference.starts_with('#')
+            && (reference == "#" || reference.starts_with("#/"))
+            && !Self::is_stable(reference)
+        {
+            let reference = reference.clone();
+            if let Some(new) = self.hoisted(&reference) {
+                map.insert("$ref".into(), Value::String(new));
+            }
+        }
+        for (key, value) in map.iter_mut() {
+            if matches!(key.as_str(), "enum" | "const" | "default" | "examples") {
+                continue;
+            }
+            self.rewrite(value, false);
+        }
+    }
+
+    /// The reference to the hoisted copy of `reference`'s target (hoisting it the first time).
+    fn hoisted(&mut self, reference: &str) -> Option<String> {
+        if let Some(new) = self.names.get(reference) {
+            return Some(new.clone());
+        }
+        let mut copy = walk::resolve(&self.original, reference)?.clone();
+        let name = (1..)
+            .map(|i| format!("flatjoin_target_{i}"))
+            .find(|n| !self.used.contains(n))?;
+        self.used.insert(name.clone());
+        let new = format!("#/{}/{}", self.container, walk::escape(&name));
+        self.names.insert(reference.to_owned(), new.clone());
+        if reference == "#"
+            && let Value::Object(map) = &mut copy
+        {
+            for key in ["$defs", "definitions", "$schema", "$id"] {
+                map.shift_remove(key);
+            }
+        }
+        self.rewrite(&mut copy, false);
+        self.copies.push((name, copy));
+        Some(new)
+    }
 }

@@ -81,13 +81,6 @@ pub enum SkipReason {
     },
     /// Rule 2: no property is defined with a literal set (`const` or scalar `enum`) in every branch.
     NoDiscriminator,
-    /// Rule 3: the candidate discriminator is not required by some branch.
-    DiscriminatorNotRequired {
-        /// The candidate.
-        property: String,
-        /// The first branch that does not require it.
-        branch: usize,
-    },
     /// Rule 4: two branches share a literal of the candidate discriminator.
     OverlappingLiterals {
         /// The candidate.
@@ -115,10 +108,6 @@ impl fmt::Display for SkipReason {
             SkipReason::NoDiscriminator => write!(
                 f,
                 "rule 2: no property has a literal set (const or scalar enum) in every branch"
-            ),
-            SkipReason::DiscriminatorNotRequired { property, branch } => write!(
-                f,
-                "rule 3: candidate discriminator \"{property}\" is not required in branch {branch}"
             ),
             SkipReason::OverlappingLiterals { property, value } => write!(
                 f,

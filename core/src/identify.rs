@@ -277,27 +277,26 @@ pub(crate) fn identify(node: &Map<String, Value>, ptr: &str, document: &Value) -
     }
     // Candidates: an explicit discriminator.propertyName first, then the first branch's order.
     let mut candidates: Vec<&str> = Vec::new();
-    if let Some(name) = node
+    let explicit = node
         .get("discriminator")
         .and_then(|d| d.get("propertyName"))
-        .and_then(Value::as_str)
-    {
+        .and_then(Value::as_str);
+    if let Some(name) = explicit {
         candidates.push(name);
     }
     candidates.extend(folded[0].properties.iter().map(|(n, _)| *n));
+    // An explicit `discriminator.propertyName` that qualifies wins; then a candidate every branch
+    // requires wins over one some branch leaves optional (SPEC §2.9, §6 decision 68: rule 3
+    // relaxed), so a union that was a DU keeps its discriminator.
     let mut best: Option<(u8, SkipReason)> = None;
+    let mut optional: Option<(&str, Vec<Vec<Value>>)> = None;
     for name in candidates {
         match check_candidate(name, &folded, document) {
-            Ok(literals) => {
-                let branches = branch_parts
-                    .into_iter()
-                    .zip(literals)
-                    .map(|(parts, literals)| Branch { parts, literals })
-                    .collect();
-                return Identified::Union(Union {
-                    discriminator: name.to_owned(),
-                    branches,
-                });
+            Ok((literals, required)) if required || explicit == Some(name) => {
+                return union_of(name, branch_parts, literals);
+            }
+            Ok((literals, _)) => {
+                optional.get_or_insert((name, literals));
             }
             Err((stage, reason)) => {
                 if best.as_ref().is_none_or(|(s, _)| stage > *s) {
@@ -306,7 +305,23 @@ pub(crate) fn identify(node: &Map<String, Value>, ptr: &str, document: &Value) -
             }
         }
     }
+    if let Some((name, literals)) = optional {
+        return union_of(name, branch_parts, literals);
+    }
     skip(best.map_or(SkipReason::NoDiscriminator, |(_, r)| r))
+}
+
+/// The identified union on discriminator `name`.
+fn union_of(name: &str, branch_parts: Vec<Vec<Part>>, literals: Vec<Vec<Value>>) -> Identified {
+    let branches = branch_parts
+        .into_iter()
+        .zip(literals)
+        .map(|(parts, literals)| Branch { parts, literals })
+        .collect();
+    Identified::Union(Union {
+        discriminator: name.to_owned(),
+        branches,
+    })
 }
 
 /// Views of a branch's parts as maps (parts that are not objects are skipped: `true` adds
@@ -350,13 +365,15 @@ static EMPTY_TYPE: std::sync::LazyLock<Map<String, Value>> = std::sync::LazyLock
     m
 });
 
-/// Checks one candidate discriminator: rule 2 (literal set in every branch), rule 3 (required
-/// everywhere), rule 4 (pairwise disjoint). On failure, the stage reached and the reason.
+/// Checks one candidate discriminator: rule 2 (literal set in every branch), rule 4 (pairwise
+/// disjoint). Rule 3 is relaxed (SPEC §2.9, §6 decision 68): a candidate some branch does not
+/// require still qualifies, and the answer says whether every branch requires it. On failure,
+/// the stage reached and the reason.
 fn check_candidate(
     name: &str,
     folded: &[Folded<'_>],
     document: &Value,
-) -> Result<Vec<Vec<Value>>, (u8, SkipReason)> {
+) -> Result<(Vec<Vec<Value>>, bool), (u8, SkipReason)> {
     let mut all = Vec::with_capacity(folded.len());
     for f in folded {
         let defs = f
@@ -385,15 +402,7 @@ fn check_candidate(
             _ => return Err((0, SkipReason::NoDiscriminator)),
         }
     }
-    if let Some(branch) = folded.iter().position(|f| !f.required.contains(&name)) {
-        return Err((
-            1,
-            SkipReason::DiscriminatorNotRequired {
-                property: name.to_owned(),
-                branch,
-            },
-        ));
-    }
+    let required_everywhere = folded.iter().all(|f| f.required.contains(&name));
     let mut owner: HashMap<String, usize> = HashMap::new();
     for (i, set) in all.iter().enumerate() {
         for v in set {
@@ -411,7 +420,7 @@ fn check_candidate(
             owner.insert(literal_key(v), i);
         }
     }
-    Ok(all)
+    Ok((all, required_everywhere))
 }
 
 /// A near miss: two or more non-null members, one of which is an object with a literal property.

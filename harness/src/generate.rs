@@ -63,6 +63,11 @@ pub fn leaf() -> BoxedStrategy<Shape> {
     .boxed()
 }
 
+/// Whether a branch's tag has a default and is not required (SPEC §2.9): one branch in six.
+fn tag_default() -> impl Strategy<Value = bool> {
+    prop::bool::weighted(1.0 / 6.0)
+}
+
 fn policy(inner: BoxedStrategy<Shape>) -> impl Strategy<Value = Policy> {
     prop_oneof![
         3 => Just(Policy::Closed),
@@ -85,12 +90,14 @@ fn union(inner: BoxedStrategy<Shape>) -> impl Strategy<Value = Union> {
         prop::collection::vec(literal(), 1..3),
         prop::collection::vec(field(inner.clone()), 0..3),
         policy(leaf()),
+        tag_default(),
     )
-        .prop_map(|(tags, fields, policy)| Branch {
+        .prop_map(|(tags, fields, policy, tag_default)| Branch {
             tags,
             fields,
             policy,
             note: None,
+            tag_default,
         });
     (0u8..3, prop::collection::vec(branch, 2..4)).prop_map(|(tag, branches)| Union {
         tag,
@@ -261,6 +268,7 @@ pub fn case() -> impl Strategy<Value = Case> {
         prop::collection::vec(pick, 0..5),
         policy(leaf()),
         text(),
+        tag_default(),
     );
     (
         0u8..3,
@@ -272,28 +280,31 @@ pub fn case() -> impl Strategy<Value = Case> {
         .prop_map(|(tag, pool, branches, note, defs)| {
             let branches = branches
                 .into_iter()
-                .map(|(tags, picks, policy, note): (_, Vec<Pick>, _, _)| Branch {
-                    tags,
-                    fields: picks
-                        .into_iter()
-                        .map(|(i, required, outer, variant)| {
-                            let (name, shape) = &pool[i % pool.len()];
-                            Field {
-                                name: *name,
-                                shape: match variant {
-                                    Variant::Same => shape.clone(),
-                                    Variant::DeepNote(t) => annotate_deep(shape, t),
-                                    Variant::KeywordField => keyword_field(shape),
-                                    Variant::LooserBound => looser_bound(shape),
-                                },
-                                required,
-                                note: outer,
-                            }
-                        })
-                        .collect(),
-                    policy,
-                    note,
-                })
+                .map(
+                    |(tags, picks, policy, note, tag_default): (_, Vec<Pick>, _, _, _)| Branch {
+                        tags,
+                        fields: picks
+                            .into_iter()
+                            .map(|(i, required, outer, variant)| {
+                                let (name, shape) = &pool[i % pool.len()];
+                                Field {
+                                    name: *name,
+                                    shape: match variant {
+                                        Variant::Same => shape.clone(),
+                                        Variant::DeepNote(t) => annotate_deep(shape, t),
+                                        Variant::KeywordField => keyword_field(shape),
+                                        Variant::LooserBound => looser_bound(shape),
+                                    },
+                                    required,
+                                    note: outer,
+                                }
+                            })
+                            .collect(),
+                        policy,
+                        note,
+                        tag_default,
+                    },
+                )
                 .collect();
             Case {
                 root: Union {

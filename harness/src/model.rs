@@ -242,6 +242,9 @@ pub struct Branch {
     pub policy: Policy,
     /// A branch `description`.
     pub note: Option<Text>,
+    /// The tag has a default (Pydantic's `kind: Literal['a'] = 'a'`, serde's `#[serde(default)]`):
+    /// it is rendered with `default` and left out of `required` (SPEC §2.9: rule 3 relaxed).
+    pub tag_default: bool,
 }
 
 /// A discriminated union.
@@ -389,6 +392,7 @@ fn normalize_union(union: &Union, depth: usize, defs: usize, fresh: &mut u8) -> 
             fields: normalize_fields(&branch.fields, Some(tag_name), depth + 1, defs, fresh),
             policy: normalize_policy(&branch.policy, depth + 1, defs, fresh),
             note: branch.note,
+            tag_default: branch.tag_default,
         });
     }
     while branches.len() < 2 {
@@ -399,6 +403,7 @@ fn normalize_union(union: &Union, depth: usize, defs: usize, fresh: &mut u8) -> 
             fields: Vec::new(),
             policy: Policy::Closed,
             note: None,
+            tag_default: false,
         });
     }
     Union {
@@ -548,6 +553,7 @@ mod tests {
             fields: vec![],
             policy: Policy::Closed,
             note: None,
+            tag_default: false,
         }
     }
 

@@ -235,8 +235,17 @@ fn tag_schema(literals: &[Literal], dialect: Dialect) -> Value {
 
 fn branch_schema(union: &Union, branch: &Branch, dialect: Dialect, hoisted: &[Field]) -> Value {
     let mut properties = Map::new();
-    let mut required = vec![json!(union.tag_name())];
-    properties.insert(union.tag_name().into(), tag_schema(&branch.tags, dialect));
+    let mut required = Vec::new();
+    let mut tag = tag_schema(&branch.tags, dialect);
+    if branch.tag_default {
+        // Pydantic's rendering of a defaulted tag: the default beside the literal, not required.
+        if let (Value::Object(m), Some(first)) = (&mut tag, branch.tags.first()) {
+            m.insert("default".into(), literal_value(*first));
+        }
+    } else {
+        required.push(json!(union.tag_name()));
+    }
+    properties.insert(union.tag_name().into(), tag);
     for field in &branch.fields {
         if hoisted.contains(field) {
             continue;
@@ -252,7 +261,9 @@ fn branch_schema(union: &Union, branch: &Branch, dialect: Dialect, hoisted: &[Fi
         m.insert("description".into(), json!(note.as_str()));
     }
     m.insert("properties".into(), Value::Object(properties));
-    m.insert("required".into(), Value::Array(required));
+    if !required.is_empty() {
+        m.insert("required".into(), Value::Array(required));
+    }
     policy_into(&branch.policy, dialect, &mut m);
     Value::Object(m)
 }
@@ -473,6 +484,7 @@ mod tests {
             fields: [vec![shared.clone()], extra].concat(),
             policy: Policy::Open,
             note: None,
+            tag_default: false,
         };
         Case {
             root: Union {

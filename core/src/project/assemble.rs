@@ -60,7 +60,10 @@ impl Projector<'_> {
         out.extend(before);
         out.insert("type".into(), Value::String("object".into()));
         out.insert("properties".into(), Value::Object(properties));
-        out.insert("required".into(), Value::Array(required));
+        // Draft-04 has no empty `required`; an empty one says nothing in any draft.
+        if !required.is_empty() {
+            out.insert("required".into(), Value::Array(required));
+        }
         if closed {
             out.insert("additionalProperties".into(), Value::Bool(false));
         } else if self.facts.uses_unevaluated {
@@ -75,14 +78,18 @@ impl Projector<'_> {
         Value::Object(out)
     }
 
-    /// The flat `required` (SPEC §2.4): the discriminator, then every name all branches require,
-    /// in first-appearance order.
+    /// The flat `required` (SPEC §2.4): the discriminator when every branch requires it (SPEC
+    /// §2.9: a tag with a default is optional), then every name all branches require, in
+    /// first-appearance order.
     fn required_keyword(&self, d: &str, required: &Required<'_>, n: usize) -> Vec<Value> {
         #[cfg(feature = "fault-injection")]
         let union_required = super::fault_is(self.options, crate::fault::Fault::RequiredUnion);
         #[cfg(not(feature = "fault-injection"))]
         let union_required = false;
-        let mut out: Vec<Value> = vec![Value::String(d.to_owned())];
+        let mut out: Vec<Value> = Vec::new();
+        if union_required || required.count.get(d) == Some(&n) {
+            out.push(Value::String(d.to_owned()));
+        }
         for name in &required.order {
             if *name != d && (union_required || required.count.get(name) == Some(&n)) {
                 out.push(Value::String((*name).to_owned()));

@@ -114,20 +114,39 @@ fn definitions_without_a_common_literal_are_no_discriminator() {
     );
 }
 
-/// SPEC §1: of several candidates that fail at the same rule, the reason names the first (the
-/// first branch's property order).
+/// SPEC §2.9, §6 decision 68 (rule 3 relaxed): a candidate no branch requires still makes a DU,
+/// the first in the first branch's property order, and stays out of `required`; a candidate
+/// every branch requires wins over an earlier one some branch leaves optional.
 #[test]
-fn a_tie_between_candidates_names_the_first() {
-    let make = |op: &str, mode: &str| json!({"type": "object", "properties": {"op": {"const": op}, "mode": {"const": mode}}});
-    let original = json!({"oneOf": [make("a", "x"), make("b", "y")]});
-    let flat = flat(&original);
-    assert!(flat.diagnostics.flattened.is_empty());
+fn an_optional_tag_is_a_discriminator_and_a_required_one_wins() {
+    let make = |op: &str, mode: &str, required: serde_json::Value| json!({"type": "object", "properties": {"op": {"const": op}, "mode": {"const": mode}}, "required": required});
+    let original = json!({"oneOf": [make("a", "x", json!([])), make("b", "y", json!(["op"]))]});
+    let first = flat(&original);
     assert_eq!(
-        flat.diagnostics.skipped.first().map(|s| s.reason.clone()),
-        Some(SkipReason::DiscriminatorNotRequired {
-            property: "op".into(),
-            branch: 0
-        })
+        first
+            .diagnostics
+            .flattened
+            .first()
+            .map(|s| s.discriminator.as_str()),
+        Some("op")
+    );
+    assert_eq!(first.schema.get("required"), None, "{:#}", first.schema);
+    let original =
+        json!({"oneOf": [make("a", "x", json!(["mode"])), make("b", "y", json!(["mode", "op"]))]});
+    let second = flat(&original);
+    assert_eq!(
+        second
+            .diagnostics
+            .flattened
+            .first()
+            .map(|s| s.discriminator.as_str()),
+        Some("mode")
+    );
+    assert_eq!(
+        second.schema["required"],
+        json!(["mode"]),
+        "{:#}",
+        second.schema
     );
 }
 

@@ -20,8 +20,9 @@ pub struct RootUnion {
 }
 
 /// Identifies a root discriminated union by SPEC §1 (branches resolved and merged with siblings,
-/// each `type: "object"`, one name with a scalar literal set in every branch, required in every
-/// branch, sets pairwise disjoint by value; an explicit `discriminator.propertyName` wins).
+/// each `type: "object"`, one name with a scalar literal set in every branch, sets pairwise
+/// disjoint by value; an explicit `discriminator.propertyName` wins, then a name every branch
+/// requires — rule 3, relaxed by §2.9 — then the first in the first branch's order).
 pub fn discriminated_root(root: &Value) -> Option<RootUnion> {
     let branches = sample::root_branches(root)?;
     if branches.len() < 2 {
@@ -48,25 +49,27 @@ pub fn discriminated_root(root: &Value) -> Option<RootUnion> {
             .all(|v| !v.is_array() && !v.is_object())
             .then_some(set)
     };
-    let qualifies = |name: &str| -> Option<Vec<Vec<Value>>> {
+    // Rule 3 relaxed (SPEC §2.9): a name some branch does not require still qualifies; one every
+    // branch requires wins over it.
+    let qualifies = |name: &str| -> Option<(Vec<Vec<Value>>, bool)> {
         let mut seen = std::collections::HashSet::new();
         let mut sets = Vec::new();
+        let mut required_everywhere = true;
         for b in &folded {
-            let required = b
+            required_everywhere &= b
                 .get("required")
                 .and_then(Value::as_array)
                 .is_some_and(|r| r.iter().any(|n| n == name));
             let set = literal_set(b, name)?;
-            if !required
-                || !set
-                    .iter()
-                    .all(|v| seen.insert(sorted_text(&canonical_data(v))))
+            if !set
+                .iter()
+                .all(|v| seen.insert(sorted_text(&canonical_data(v))))
             {
                 return None;
             }
             sets.push(set);
         }
-        Some(sets)
+        Some((sets, required_everywhere))
     };
     let explicit = root
         .get("discriminator")
@@ -74,12 +77,21 @@ pub fn discriminated_root(root: &Value) -> Option<RootUnion> {
         .and_then(Value::as_str);
     let mut names: Vec<String> = explicit.map(str::to_owned).into_iter().collect();
     names.extend(sample::declared_names(&folded[0]));
-    names.into_iter().find_map(|name| {
-        qualifies(&name).map(|literals| RootUnion {
-            tag: name,
-            literals,
-        })
-    })
+    let found: Vec<(String, Vec<Vec<Value>>, bool)> = names
+        .into_iter()
+        .filter_map(|name| qualifies(&name).map(|(sets, req)| (name, sets, req)))
+        .collect();
+    let explicit_first = explicit.is_some_and(|e| found.first().is_some_and(|(n, _, _)| n == e));
+    let pick = if explicit_first {
+        0
+    } else {
+        found
+            .iter()
+            .position(|(_, _, required)| *required)
+            .or((!found.is_empty()).then_some(0))?
+    };
+    let (tag, literals, _) = found.into_iter().nth(pick)?;
+    Some(RootUnion { tag, literals })
 }
 
 /// Folds object-only `allOf` parts into the branch (properties and required merged).

@@ -277,22 +277,24 @@ pub(crate) fn identify(node: &Map<String, Value>, ptr: &str, document: &Value) -
     }
     // Candidates: an explicit discriminator.propertyName first, then the first branch's order.
     let mut candidates: Vec<&str> = Vec::new();
-    let explicit = node
+    if let Some(name) = node
         .get("discriminator")
         .and_then(|d| d.get("propertyName"))
-        .and_then(Value::as_str);
-    if let Some(name) = explicit {
+        .and_then(Value::as_str)
+    {
         candidates.push(name);
     }
     candidates.extend(folded[0].properties.iter().map(|(n, _)| *n));
-    // An explicit `discriminator.propertyName` that qualifies wins; then a candidate every branch
-    // requires wins over one some branch leaves optional (SPEC §2.9, §6 decision 68: rule 3
-    // relaxed), so a union that was a DU keeps its discriminator.
+    // A candidate every branch requires wins over one some branch leaves optional (SPEC §2.9,
+    // §6 decision 68: rule 3 relaxed), so a union that was a DU keeps its discriminator; within
+    // each group an explicit `discriminator.propertyName` comes first. An explicit name that is
+    // optional does not beat a required one: the Zod rendering of the same union has no explicit
+    // name, and both must choose alike (dialect invariance, §4).
     let mut best: Option<(u8, SkipReason)> = None;
     let mut optional: Option<(&str, Vec<Vec<Value>>)> = None;
     for name in candidates {
         match check_candidate(name, &folded, document) {
-            Ok((literals, required)) if required || explicit == Some(name) => {
+            Ok((literals, true)) => {
                 return union_of(name, branch_parts, literals);
             }
             Ok((literals, _)) => {

@@ -21,8 +21,9 @@ pub struct RootUnion {
 
 /// Identifies a root discriminated union by SPEC §1 (branches resolved and merged with siblings,
 /// each `type: "object"`, one name with a scalar literal set in every branch, sets pairwise
-/// disjoint by value; an explicit `discriminator.propertyName` wins, then a name every branch
-/// requires — rule 3, relaxed by §2.9 — then the first in the first branch's order).
+/// disjoint by value; a name every branch requires before one some branch leaves optional —
+/// rule 3, relaxed by §2.9 —, and within each an explicit `discriminator.propertyName` first,
+/// then the first branch's order).
 pub fn discriminated_root(root: &Value) -> Option<RootUnion> {
     let branches = sample::root_branches(root)?;
     if branches.len() < 2 {
@@ -81,15 +82,10 @@ pub fn discriminated_root(root: &Value) -> Option<RootUnion> {
         .into_iter()
         .filter_map(|name| qualifies(&name).map(|(sets, req)| (name, sets, req)))
         .collect();
-    let explicit_first = explicit.is_some_and(|e| found.first().is_some_and(|(n, _, _)| n == e));
-    let pick = if explicit_first {
-        0
-    } else {
-        found
-            .iter()
-            .position(|(_, _, required)| *required)
-            .or((!found.is_empty()).then_some(0))?
-    };
+    let pick = found
+        .iter()
+        .position(|(_, _, required)| *required)
+        .or((!found.is_empty()).then_some(0))?;
     let (tag, literals, _) = found.into_iter().nth(pick)?;
     Some(RootUnion { tag, literals })
 }

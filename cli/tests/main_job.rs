@@ -67,27 +67,30 @@ fn fresh_py(args: &[&Path], flags: &[&str]) -> (i32, String) {
     )
 }
 
+/// A fresh folder `name` for `test`, or `None` when Python 3 is missing outside `CI` (under `CI`
+/// the test fails: `support::tools`).
+fn ready(test: &str, name: &str) -> Option<PathBuf> {
+    tools::require(test, &[&tools::PYTHON3]).then(|| fresh(name))
+}
+
+/// Both gates: the run's output `log` (under `dir`) and its report `new` against `committed`.
+fn gates(dir: &Path, log: &str, committed: &str, new: &str) -> (i32, String) {
+    fresh_py(
+        &[&dir.join(log), &dir.join(committed), &dir.join(new)],
+        &["--log", "--committed", "--new"],
+    )
+}
+
 #[test]
 fn the_gates_pass_a_clean_run_and_its_rerun() {
-    if !tools::require(
-        "the_gates_pass_a_clean_run_and_its_rerun",
-        &[&tools::PYTHON3],
-    ) {
+    let Some(dir) = ready("the_gates_pass_a_clean_run_and_its_rerun", "main-job-clean") else {
         return;
-    }
-    let dir = fresh("main-job-clean");
+    };
     let first = check(&dir, "first", &[]);
     assert_eq!(first.status.code(), Some(0), "{first:?}");
     let again = check(&dir, "again", &[]);
     assert_eq!(again.status.code(), Some(0), "{again:?}");
-    let (code, err) = fresh_py(
-        &[
-            &dir.join("again.log"),
-            &dir.join("first.md"),
-            &dir.join("again.md"),
-        ],
-        &["--log", "--committed", "--new"],
-    );
+    let (code, err) = gates(&dir, "again.log", "first.md", "again.md");
     assert_eq!(code, 0, "{err}");
     // Timings are set aside wherever the report writes them: the summary line and the
     // generators' time column.
@@ -119,25 +122,17 @@ fn the_gates_pass_a_clean_run_and_its_rerun() {
 #[cfg(feature = "fault-injection")]
 #[test]
 fn both_gates_fail_on_a_seeded_fault_and_the_corpus_is_left_alone() {
-    if !tools::require(
+    let Some(dir) = ready(
         "both_gates_fail_on_a_seeded_fault_and_the_corpus_is_left_alone",
-        &[&tools::PYTHON3],
-    ) {
+        "main-job-fault",
+    ) else {
         return;
-    }
-    let dir = fresh("main-job-fault");
+    };
     let clean = check(&dir, "clean", &[]);
     assert_eq!(clean.status.code(), Some(0), "{clean:?}");
     let faulty = check(&dir, "faulty", &["--inject-fault", "first-wins"]);
     assert_eq!(faulty.status.code(), Some(1), "{faulty:?}");
-    let (code, err) = fresh_py(
-        &[
-            &dir.join("faulty.log"),
-            &dir.join("clean.md"),
-            &dir.join("faulty.md"),
-        ],
-        &["--log", "--committed", "--new"],
-    );
+    let (code, err) = gates(&dir, "faulty.log", "clean.md", "faulty.md");
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("the main job ended"), "closing gate: {err}");
     assert!(
@@ -150,14 +145,7 @@ fn both_gates_fail_on_a_seeded_fault_and_the_corpus_is_left_alone() {
         &["--committed", "--new"],
     );
     assert_eq!(code, 1, "freshness alone: {err}");
-    let (code, err) = fresh_py(
-        &[
-            &dir.join("faulty.log"),
-            &dir.join("clean.md"),
-            &dir.join("clean.md"),
-        ],
-        &["--log", "--committed", "--new"],
-    );
+    let (code, err) = gates(&dir, "faulty.log", "clean.md", "clean.md");
     assert_eq!(code, 1, "closing line alone: {err}");
     // The fault's counterexamples: under faults/, and nothing new in the corpus.
     let faults = std::fs::read_dir(dir.join("counterexamples/faults"))

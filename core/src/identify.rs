@@ -367,6 +367,9 @@ static EMPTY_TYPE: std::sync::LazyLock<Map<String, Value>> = std::sync::LazyLock
     m
 });
 
+/// A qualifying candidate: each branch's literal set, and whether every branch requires it.
+type Candidate = (Vec<Vec<Value>>, bool);
+
 /// Checks one candidate discriminator: rule 2 (literal set in every branch), rule 4 (pairwise
 /// disjoint). Rule 3 is relaxed (SPEC §2.9, §6 decision 68): a candidate some branch does not
 /// require still qualifies, and the answer says whether every branch requires it. On failure,
@@ -375,7 +378,7 @@ fn check_candidate(
     name: &str,
     folded: &[Folded<'_>],
     document: &Value,
-) -> Result<(Vec<Vec<Value>>, bool), (u8, SkipReason)> {
+) -> Result<Candidate, (u8, SkipReason)> {
     let mut all = Vec::with_capacity(folded.len());
     for f in folded {
         let defs = f

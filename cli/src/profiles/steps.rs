@@ -671,17 +671,16 @@ pub fn hoist_ref_targets(schema: &mut Value) {
     let Value::Object(root) = &*schema else {
         return;
     };
-    let container = if root.contains_key("$defs") {
-        "$defs"
-    } else if root.contains_key("definitions") {
-        "definitions"
-    } else if matches!(
+    // The container the document already uses, else its draft's.
+    let legacy = matches!(
         flatjoin::Draft::of(schema),
         flatjoin::Draft::Draft7 | flatjoin::Draft::Draft6 | flatjoin::Draft::Draft4
-    ) {
-        "definitions"
-    } else {
+    );
+    let container = if root.contains_key("$defs") || (!legacy && !root.contains_key("definitions"))
+    {
         "$defs"
+    } else {
+        "definitions"
     };
     let mut hoist = Hoist {
         original: schema.clone(),

@@ -24,6 +24,7 @@ import json
 import os
 import re
 import shlex
+import subprocess
 import sys
 
 # (pass, what it runs, its command as reports/mutants.sh writes it)
@@ -212,6 +213,9 @@ def main():
     print("# Mutation score of the join\n")
     print("- Modules: the `examine_globs` of `.cargo/mutants.toml` (identify, project/, join, widen, canonical,")
     print("  kinds, refs under `core/src/`); profile `mutants` (the test profile without debug info).")
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip() or "unknown"
+    dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], capture_output=True, text=True).stdout.strip()
+    print(f"- Summarized on commit {commit}{' (with uncommitted changes)' if dirty else ''}; each pass ran on the tree of its own day (`target/mutants/<pass>`).")
     print(f"- cargo-mutants {version}; {total} mutants (`cargo mutants --list`). Passes run:\n")
     print("| pass | what it judges | command | mutants | caught | missed | timeout | unviable |")
     print("|---|---|---|---:|---:|---:|---:|---:|")

@@ -51,6 +51,17 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if matches!(
+        cli.command,
+        Command::Flatten(_)
+            | Command::Manifest(_)
+            | Command::Validate(_)
+            | Command::Lint(_)
+            | Command::Export(_)
+            | Command::CheckMerge(_)
+    ) {
+        end_quietly_on_closed_stdout();
+    }
     let result = match cli.command {
         Command::Flatten(args) => cli::flatten::run_flatten(&args),
         Command::Manifest(args) => cli::flatten::run_manifest(&args),
@@ -69,5 +80,18 @@ fn main() -> ExitCode {
             eprintln!("flatjoin: {message}");
             ExitCode::from(2)
         }
+    }
+}
+
+/// A closed stdout (`flatjoin export … | head`) ends the process as it ends other Unix filters,
+/// by SIGPIPE, instead of a panic in `println!` (Rust starts with SIGPIPE ignored, so the write
+/// fails and `println!` panics; SPEC §5: nothing panics). Only for the subcommands that write to
+/// no child process: the harness writes to implementations that may die, and must survive that.
+fn end_quietly_on_closed_stdout() {
+    #[cfg(unix)]
+    #[allow(unsafe_code)]
+    // SAFETY: `signal` with `SIG_DFL` installs no handler; it runs before any thread starts.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }

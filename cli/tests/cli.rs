@@ -324,3 +324,54 @@ fn manifest_profile_matches_export_surface() {
         }
     }
 }
+
+/// A reader that stops early (`flatjoin export … | head`) closes stdout under the writer: every
+/// printing subcommand then ends without a panic (SPEC §5), as other Unix filters do. The output
+/// is made larger than a pipe's buffer, so the writes after the close really fail.
+#[test]
+fn a_closed_stdout_ends_the_run_without_a_panic() {
+    use std::io::Read;
+    let manifest: Value =
+        serde_json::from_slice(&std::fs::read(corpus("manifests/firecrawl.json")).expect("read"))
+            .expect("JSON");
+    let tools = manifest["tools"].as_array().expect("tools").clone();
+    let many: Vec<Value> = (0..40)
+        .flat_map(|i| {
+            tools.iter().map(move |t| {
+                let mut t = t.clone();
+                t["name"] = json!(format!("{}_{i}", t["name"].as_str().unwrap_or("tool")));
+                t
+            })
+        })
+        .collect();
+    let path = tmp("many-tools.json", &json!({"tools": many}).to_string());
+    let path = path.to_str().expect("utf-8 path");
+    for args in [
+        vec!["manifest", path],
+        vec!["export", "--provider", "openai", path],
+        vec!["lint", "--profile", "openai", "--format", "json", path],
+    ] {
+        let mut child = bin()
+            .args(&args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn flatjoin");
+        let mut first = [0u8; 16];
+        child
+            .stdout
+            .take()
+            .expect("stdout")
+            .read_exact(&mut first)
+            .expect("the first bytes");
+        // The read end is dropped here: the writer's next writes fail.
+        let out = child.wait_with_output().expect("wait");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            !stderr.contains("panicked") && out.status.code() != Some(101),
+            "flatjoin {}: {:?}\n{stderr}",
+            args.join(" "),
+            out.status
+        );
+    }
+}

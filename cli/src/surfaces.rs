@@ -287,7 +287,16 @@ pub fn export_with(
             }
         }
     }
-    let residual = profiles::lint_tools(profile, &lowered_tools);
+    // What lowering cannot show: a root union the join kept (SPEC §2.9), judged on the input.
+    let mut residual: Vec<profiles::Finding> = tools
+        .iter()
+        .flat_map(|tool| {
+            let mut findings = profiles::Findings::new(&tool.name);
+            profiles::steps::check_root_union_kept(&tool.schema, &mut findings);
+            findings.into_vec()
+        })
+        .collect();
+    residual.extend(profiles::lint_tools(profile, &lowered_tools));
     let declarations = match provider {
         Provider::Gemini => json!({"functionDeclarations": declarations}),
         _ => Value::Array(declarations),

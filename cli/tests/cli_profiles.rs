@@ -123,3 +123,53 @@ fn lint_report_prints_the_before_and_after_table() {
     );
     assert!(text.contains("| gemini | 13 |"), "{text}");
 }
+
+/// A root union the join must leave a union (one branch admits a string: no single object holds
+/// it) is an error under every profile, even those that accept a root union, and `export` exits 1
+/// naming it instead of sending the widened object with no properties silently (SPEC §2.9). A
+/// root discriminated union, which the join makes one object, has no such finding.
+#[test]
+fn a_root_union_the_join_keeps_is_an_error_everywhere_and_export_says_so() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("root-union-kept");
+    std::fs::create_dir_all(&dir).expect("temporary folder");
+    let kept = dir.join("kept.json");
+    std::fs::write(
+        &kept,
+        r#"{"anyOf": [{"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]}, {"type": "string"}]}"#,
+    )
+    .expect("write");
+    for profile in [
+        "openai",
+        "openai-strict",
+        "anthropic",
+        "anthropic-strict",
+        "gemini",
+        "mcp",
+        "cursor",
+    ] {
+        let out = flatjoin(&["lint", "--profile", profile, "--format", "json"], &kept);
+        assert_eq!(out.status.code(), Some(1), "{profile}");
+        let doc = json(&out);
+        let rules: Vec<&str> = doc["findings"]
+            .as_array()
+            .expect("findings")
+            .iter()
+            .filter_map(|f| f["rule"].as_str())
+            .collect();
+        assert!(rules.contains(&"root-union-kept"), "{profile}: {rules:?}");
+        let clean = flatjoin(
+            &["lint", "--profile", profile, "--format", "json"],
+            &corpus("dialects/zod4-draft2020-12/shape.json"),
+        );
+        assert!(
+            !String::from_utf8_lossy(&clean.stdout).contains("root-union-kept"),
+            "{profile}: a DU root is flattened"
+        );
+    }
+    for provider in ["openai", "anthropic", "gemini"] {
+        let out = flatjoin(&["export", "--provider", provider], &kept);
+        assert_eq!(out.status.code(), Some(1), "{provider}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("root-union-kept"), "{provider}: {stderr}");
+    }
+}

@@ -231,6 +231,7 @@ impl Findings {
 pub fn lint(profile: Profile, tool: &str, schema: &Value) -> Vec<Finding> {
     let mut findings = Findings::new(tool);
     steps::check_tool_name(profile, tool, &mut findings);
+    steps::check_root_union_kept(schema, &mut findings);
     match profile {
         Profile::Openai => openai::lint(schema, &mut findings),
         Profile::OpenaiStrict => openai_strict::lint(schema, &mut findings),

@@ -783,3 +783,37 @@ impl Hoist {
         Some(new)
     }
 }
+
+/// Lint, every profile (SPEC §2.9, "exports never hide a tool"): a root union that the flat join
+/// leaves a union. No object with the branches' fields exists for it, and lowering can only widen
+/// it to an object with no properties, so the model would see no parameters: an error, whatever
+/// the provider accepts. A schema the join refuses is left to the other checks.
+pub fn check_root_union_kept(schema: &Value, findings: &mut Findings) {
+    let is_union = |s: &Value| s.get("oneOf").is_some() || s.get("anyOf").is_some();
+    if !is_union(schema) {
+        return;
+    }
+    let Ok(flat) = flatjoin::flatten(schema, &flatjoin::Options::default()) else {
+        return;
+    };
+    if !is_union(&flat.schema) {
+        return;
+    }
+    let reason = flat
+        .diagnostics
+        .skipped
+        .iter()
+        .find(|s| s.pointer.is_empty())
+        .map_or_else(
+            || "it is not a union of objects".to_owned(),
+            |s| s.reason.to_string(),
+        );
+    findings.error(
+        "",
+        "root-union-kept",
+        format!(
+            "the root union stays a union after the flat join ({reason}): no object keeps its branches' fields, and a lowered export would give the model an object with no properties"
+        ),
+        "no sound flat object: give every branch a discriminator (a property with a distinct const), or split the tool",
+    );
+}

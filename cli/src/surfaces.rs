@@ -47,7 +47,19 @@ pub fn present(
     profile: Option<Profile>,
     options: &flatjoin::Options,
 ) -> Result<Lowered, String> {
+    present_flagging(original, profile, options, &mut profiles::Findings::new(""))
+}
+
+/// [`present`], recording in `findings` a root union the join kept, which no lowering can show
+/// (SPEC §6 decision 69): what `export` reports beside the lowered schema's own findings.
+pub fn present_flagging(
+    original: &Value,
+    profile: Option<Profile>,
+    options: &flatjoin::Options,
+    findings: &mut profiles::Findings,
+) -> Result<Lowered, String> {
     let flat = flatjoin::flatten(original, options).map_err(|e| e.to_string())?;
+    profiles::steps::root_union_kept(&flat, findings);
     Ok(match profile {
         Some(p) => profiles::lower(p, &flat.schema),
         None => Lowered::sound(flat.schema),
@@ -233,9 +245,13 @@ pub fn export_with(
     let mut declarations = Vec::new();
     let mut narrowings = Vec::new();
     let mut lowered_tools = Vec::new();
+    // What lowering cannot show: a root union the join kept (SPEC §2.9), from the join itself.
+    let mut residual = Vec::new();
     for tool in tools {
-        let lowered = present(&tool.schema, Some(profile), options)
+        let mut kept = profiles::Findings::new(&tool.name);
+        let lowered = present_flagging(&tool.schema, Some(profile), options, &mut kept)
             .map_err(|e| format!("tool {}: {e}", tool.name))?;
+        residual.extend(kept.into_vec());
         narrowings.extend(
             lowered
                 .narrowings
@@ -287,15 +303,6 @@ pub fn export_with(
             }
         }
     }
-    // What lowering cannot show: a root union the join kept (SPEC §2.9), judged on the input.
-    let mut residual: Vec<profiles::Finding> = tools
-        .iter()
-        .flat_map(|tool| {
-            let mut findings = profiles::Findings::new(&tool.name);
-            profiles::steps::check_root_union_kept(&tool.schema, &mut findings);
-            findings.into_vec()
-        })
-        .collect();
     residual.extend(profiles::lint_tools(profile, &lowered_tools));
     let declarations = match provider {
         Provider::Gemini => json!({"functionDeclarations": declarations}),

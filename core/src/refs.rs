@@ -249,12 +249,10 @@ fn walk_resources<'r, 'd>(
             // Two different schema resources under one URI: which one a reference means is
             // undefined, and validators pick differently (SPEC §6 decision 67).
             Some(first)
-                if !std::ptr::eq(*first, node)
-                    && map.contains_key(id_keyword)
-                    && !map
-                        .get(id_keyword)
-                        .and_then(Value::as_str)
-                        .is_some_and(|id| id.starts_with('#'))
+                if map
+                    .get(id_keyword)
+                    .and_then(Value::as_str)
+                    .is_some_and(|id| !id.starts_with('#'))
                     && *first != node =>
             {
                 return Err(Error::new(

@@ -209,31 +209,23 @@ pub fn shared_resource_uri(root: &Value) -> Option<String> {
         "$id"
     };
     let mut seen: HashMap<&str, &Value> = HashMap::new();
-    let mut stack: Vec<(&Value, usize)> = vec![(root, 0)];
-    while let Some((node, depth)) = stack.pop() {
-        let Value::Object(map) = node else { continue };
-        if let Some(id) = map.get(id_keyword).and_then(Value::as_str)
+    let mut shared = None;
+    crate::keywords::walk_pruned(root, &mut |node| {
+        if let Some(id) = node.get(id_keyword).and_then(Value::as_str)
             && id.contains("://")
         {
             let id = id.trim_end_matches('#');
             match seen.get(id) {
-                Some(first) if **first != *node => return Some(id.to_owned()),
+                Some(first) if **first != *node => shared = Some(id.to_owned()),
                 Some(_) => {}
                 None => {
                     seen.insert(id, node);
                 }
             }
         }
-        if depth > 256 {
-            continue;
-        }
-        for (keyword, value) in map {
-            for sub in crate::keywords::subschemas(keyword, value) {
-                stack.push((sub, depth + 1));
-            }
-        }
-    }
-    None
+        shared.is_none()
+    });
+    shared
 }
 
 #[cfg(test)]
@@ -324,7 +316,7 @@ mod tests {
     /// inside draft-04's `then` counts too, since the judge's resolver indexes it (SPEC §6
     /// decision 67).
     #[test]
-    fn shared_resource_uris_are_found_in_schema_positions_only() {
+    fn shared_resource_uris_are_found_wherever_the_resolver_indexes_ids() {
         let r =
             |inner: serde_json::Value| json!({"$id": "https://x.invalid/r", "$defs": {"i": inner}});
         let doc = json!({"anyOf": [r(json!(true)), r(json!(false))]});

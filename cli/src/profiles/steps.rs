@@ -730,19 +730,11 @@ impl Hoist {
     /// Rewrites the references under `node` (`at_root`: the document itself, whose `$id` is
     /// its own base).
     fn rewrite(&mut self, node: &mut Value, at_root: bool) {
-        let Value::Object(map) = node else {
-            if let Value::Array(items) = node {
-                for item in items {
-                    self.rewrite(item, false);
-                }
-            }
-            return;
-        };
+        let Value::Object(map) = node else { return };
         if !at_root && map.get("$id").and_then(Value::as_str).is_some() {
             return;
         }
         if let Some(Value::String(reference)) = map.get("$ref")
-            && reference.starts_with('#')
             && (reference == "#" || reference.starts_with("#/"))
             && !Self::is_stable(reference)
         {
@@ -751,12 +743,7 @@ impl Hoist {
                 map.insert("$ref".into(), Value::String(new));
             }
         }
-        for (key, value) in map.iter_mut() {
-            if matches!(key.as_str(), "enum" | "const" | "default" | "examples") {
-                continue;
-            }
-            self.rewrite(value, false);
-        }
+        walk::for_each_child_mut(node, &mut |_, child| self.rewrite(child, false));
     }
 
     /// The reference to the hoisted copy of `reference`'s target (hoisting it the first time).
@@ -789,13 +776,20 @@ impl Hoist {
 /// it to an object with no properties, so the model would see no parameters: an error, whatever
 /// the provider accepts. A schema the join refuses is left to the other checks.
 pub fn check_root_union_kept(schema: &Value, findings: &mut Findings) {
-    let is_union = |s: &Value| s.get("oneOf").is_some() || s.get("anyOf").is_some();
     if !is_union(schema) {
         return;
     }
-    let Ok(flat) = flatjoin::flatten(schema, &flatjoin::Options::default()) else {
-        return;
-    };
+    if let Ok(flat) = flatjoin::flatten(schema, &flatjoin::Options::default()) {
+        root_union_kept(&flat, findings);
+    }
+}
+
+fn is_union(schema: &Value) -> bool {
+    schema.get("oneOf").is_some() || schema.get("anyOf").is_some()
+}
+
+/// [`check_root_union_kept`] on a join already made (the export's own, with its options).
+pub fn root_union_kept(flat: &flatjoin::Flattened, findings: &mut Findings) {
     if !is_union(&flat.schema) {
         return;
     }

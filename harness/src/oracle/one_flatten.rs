@@ -474,32 +474,33 @@ fn declared_part(original: Value, restricted: Value) -> Option<Value> {
     let all_of = obj.entry("allOf").or_insert_with(|| json!([]));
     let members = all_of.as_array_mut().filter(|_| !named)?;
     let prefix = format!("#/allOf/{}", members.len());
-    let mut copy = original;
+    let mut copy = rerooted(&original, &prefix);
     if let Some(o) = copy.as_object_mut() {
         o.remove("$schema");
     }
-    reroot_refs(&mut copy, &prefix);
     members.push(copy);
     Some(doc)
 }
 
-/// Prefixes every local JSON-pointer `$ref` under `schema` with `prefix` (`#` → `prefix`,
+/// `schema` with every local JSON-pointer `$ref` under it prefixed with `prefix` (`#` → `prefix`,
 /// `#/x` → `prefix/x`), through the subschema keywords only.
-fn reroot_refs(schema: &mut Value, prefix: &str) {
-    let Value::Object(map) = schema else { return };
-    if let Some(Value::String(r)) = map.get_mut("$ref")
-        && let Some(pointer) = r.strip_prefix('#')
-        && (pointer.is_empty() || pointer.starts_with('/'))
-    {
-        *r = format!("{prefix}{pointer}");
+fn rerooted(schema: &Value, prefix: &str) -> Value {
+    let Value::Object(map) = schema else {
+        return schema.clone();
+    };
+    let mut out = serde_json::Map::with_capacity(map.len());
+    for (key, value) in map {
+        let value = match (key.as_str(), value) {
+            ("$ref", Value::String(r)) => match r.strip_prefix('#') {
+                Some(pointer) if pointer.is_empty() || pointer.starts_with('/') => {
+                    Value::String(format!("{prefix}{pointer}"))
+                }
+                _ => value.clone(),
+            },
+            _ => crate::keywords::map_subschemas(key, value, &mut |sub| rerooted(sub, prefix))
+                .unwrap_or_else(|| value.clone()),
+        };
+        out.insert(key.clone(), value);
     }
-    for (key, value) in map.iter_mut() {
-        if let Some(mapped) = crate::keywords::map_subschemas(key, value, &mut |sub| {
-            let mut sub = sub.clone();
-            reroot_refs(&mut sub, prefix);
-            sub
-        }) {
-            *value = mapped;
-        }
-    }
+    Value::Object(out)
 }

@@ -13,7 +13,8 @@ use crate::draft::{Declared, Draft};
 pub struct Diagnostics {
     /// Discriminated unions that became one flat object.
     pub flattened: Vec<FlattenedSite>,
-    /// Near misses: `oneOf`/`anyOf` nodes that looked like a discriminated union but are not one.
+    /// Every union site left as it is (a `oneOf`/`anyOf` node with two or more members that was
+    /// not joined), each with its reason from the closed list of SPEC §2.9 (§6 decision 70).
     pub skipped: Vec<SkippedSite>,
     /// The root `$schema`, when it names no draft the join knows (a custom meta-schema): the
     /// document was read as 2020-12 (SPEC §6 decision 34).
@@ -49,13 +50,14 @@ impl fmt::Debug for Diagnostics {
 pub struct FlattenedSite {
     /// JSON pointer of the union node in the input.
     pub pointer: String,
-    /// The discriminator property.
-    pub discriminator: String,
+    /// The discriminator property; `None` for a root union of objects joined without one
+    /// (SPEC §2.9).
+    pub discriminator: Option<String>,
     /// How many branches were joined.
     pub branches: usize,
 }
 
-/// A skipped near miss.
+/// A union site left as it is.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SkippedSite {
     /// JSON pointer of the union node in the input.
@@ -64,12 +66,13 @@ pub struct SkippedSite {
     pub reason: SkipReason,
 }
 
-/// Why a `oneOf`/`anyOf` node is not a discriminated union; each names the rule of SPEC §1.
+/// Why a union site is left as it is: the closed list of SPEC §2.9 (§6 decision 70). Each has a
+/// stable [`code`](SkipReason::code).
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum SkipReason {
     /// Rule 1: a branch is not an object schema with `type: "object"` (after resolving local
-    /// `$ref` and folding `allOf`), or admits another type as well.
+    /// `$ref`, folding `allOf` and projecting a nested union), or admits another type as well.
     BranchNotObject {
         /// Index of the first such branch.
         branch: usize,
@@ -79,7 +82,14 @@ pub enum SkipReason {
         /// Index of the branch.
         branch: usize,
     },
-    /// Rule 2: no property is defined with a literal set (`const` or scalar `enum`) in every branch.
+    /// Rule 1 on projected branches: a branch is a union that is itself left as it is, so it
+    /// does not become one object.
+    BranchUnionKept {
+        /// Index of the first such branch.
+        branch: usize,
+    },
+    /// Rule 2, for a nested union of objects: no property is defined with a literal set
+    /// (`const` or scalar `enum`) in every branch. Nested, such a union stays for precision.
     NoDiscriminator,
     /// Rule 4: two branches share a literal of the candidate discriminator.
     OverlappingLiterals {
@@ -105,6 +115,10 @@ impl fmt::Display for SkipReason {
                 f,
                 "rule 1: branch {branch} cannot be resolved (remote $ref or a cycle of references)"
             ),
+            SkipReason::BranchUnionKept { branch } => write!(
+                f,
+                "rule 1: branch {branch} is a union left as it is, not one object"
+            ),
             SkipReason::NoDiscriminator => write!(
                 f,
                 "rule 2: no property has a literal set (const or scalar enum) in every branch"
@@ -121,9 +135,26 @@ impl fmt::Display for SkipReason {
     }
 }
 
+impl SkipReason {
+    /// The reason's stable code, one per variant (SPEC §6 decision 70): `branch-not-object`,
+    /// `branch-unresolvable`, `branch-union-kept`, `no-discriminator`, `overlapping-literals`,
+    /// `frozen`.
+    pub fn code(&self) -> &'static str {
+        match self {
+            SkipReason::BranchNotObject { .. } => "branch-not-object",
+            SkipReason::BranchUnresolvable { .. } => "branch-unresolvable",
+            SkipReason::BranchUnionKept { .. } => "branch-union-kept",
+            SkipReason::NoDiscriminator => "no-discriminator",
+            SkipReason::OverlappingLiterals { .. } => "overlapping-literals",
+            SkipReason::Frozen => "frozen",
+        }
+    }
+}
+
 impl Diagnostics {
     /// The diagnostics in the CLI's `--diagnostics` format:
-    /// `{"flattened": [{"pointer", "discriminator", "branches"}], "skipped": [{"pointer", "reason"}]}`.
+    /// `{"flattened": [{"pointer", "discriminator", "branches"}], "skipped": [{"pointer", "code", "reason"}]}`
+    /// (`discriminator` is `null` for a root union joined without one).
     pub fn to_json(&self) -> Value {
         let mut out = json!({
             "flattened": self.flattened.iter().map(|s| json!({
@@ -133,6 +164,7 @@ impl Diagnostics {
             })).collect::<Vec<_>>(),
             "skipped": self.skipped.iter().map(|s| json!({
                 "pointer": s.pointer,
+                "code": s.reason.code(),
                 "reason": s.reason.to_string(),
             })).collect::<Vec<_>>(),
         });
@@ -181,7 +213,7 @@ mod tests {
             for i in 0..3 {
                 d.record_flattened(FlattenedSite {
                     pointer: format!("/p/{i}"),
-                    discriminator: "kind".into(),
+                    discriminator: Some("kind".into()),
                     branches: 2,
                 });
                 d.record_skipped(SkippedSite {

@@ -28,25 +28,54 @@ pub(crate) enum Part {
 pub(crate) struct Branch {
     /// Its parts, siblings first.
     pub parts: Vec<Part>,
-    /// Its discriminator literals, in order, without repeats.
+    /// Its discriminator literals, in order, without repeats (empty without a discriminator).
     pub literals: Vec<Value>,
+    /// Its name in hints when the union has no discriminator: the branch's `title`, else its
+    /// position (SPEC §2.9).
+    pub label: String,
 }
 
-/// An identified discriminated union.
+/// An identified union of objects: a discriminated union, or (SPEC §2.9) a union of object
+/// branches joined without a discriminator, at the root or as a branch of a joined union.
 #[derive(Debug, Clone)]
 pub(crate) struct Union {
-    /// The discriminator property name.
-    pub discriminator: String,
+    /// The discriminator property name (`None`: joined without one).
+    pub discriminator: Option<String>,
     /// The branches, in order.
     pub branches: Vec<Branch>,
+    /// The union sites among the branches' parts that become one object first (rule 1 on
+    /// projected branches, SPEC §2.9), each with its own identification: pointer, union.
+    pub nested: Vec<(String, Union)>,
+}
+
+impl Union {
+    /// Every union below this one that is joined because this one is (its `nested`, and
+    /// theirs), by pointer.
+    pub(crate) fn joined_below(&self, out: &mut Vec<(String, Union)>) {
+        for (ptr, inner) in &self.nested {
+            out.push((ptr.clone(), inner.clone()));
+            inner.joined_below(out);
+        }
+    }
 }
 
 /// The outcome of identification.
 pub(crate) enum Identified {
-    /// A discriminated union.
+    /// A union of objects the join makes one object.
     Union(Union),
-    /// Not one; `Some(reason)` when it is a near miss worth reporting.
+    /// Not one; `Some(reason)` for every union site (two or more members) left as it is.
     NotUnion(Option<SkipReason>),
+}
+
+/// Where a union site is identified (SPEC §2.9): at the root of a tool schema, or as a branch of
+/// a union being joined, a union of object branches is joined even without a discriminator;
+/// nested anywhere else it must be a discriminated union.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Mode {
+    /// The discriminator may be absent.
+    Joined,
+    /// A discriminator is required.
+    Nested,
 }
 
 /// One part as a map, with whether it is the union node read for its siblings only.
@@ -244,19 +273,73 @@ fn is_scalar(v: &Value) -> bool {
     !(v.is_array() || v.is_object())
 }
 
-/// Identifies the union at `node` (pointer `ptr`) in `document`.
+/// Identifies the union at `node` (pointer `ptr`) in `document`: at the root a union of object
+/// branches is joined even without a discriminator (SPEC §2.9), elsewhere it must be a
+/// discriminated union.
 pub(crate) fn identify(node: &Map<String, Value>, ptr: &str, document: &Value) -> Identified {
+    let mode = if ptr.is_empty() {
+        Mode::Joined
+    } else {
+        Mode::Nested
+    };
+    identify_in(node, ptr, document, mode, &mut Nesting::default()).0
+}
+
+/// The unions nested in branches that one identification has read: each once (a union reached
+/// through many branches is identified once, so shared definitions cost no more than their
+/// count), and those under way (a union that is its own branch, through references, is not one
+/// object).
+#[derive(Default)]
+struct Nesting {
+    /// Identified nested unions by pointer: the union and its projected view, or `None`.
+    done: HashMap<String, Option<(Union, Map<String, Value>)>>,
+    /// Pointers of the unions being identified, outermost first.
+    stack: Vec<String>,
+}
+
+/// A union nested in a branch, identified in [`Mode::Joined`] with its projected view, once.
+fn nested_union(
+    inner: &Map<String, Value>,
+    ptr: &str,
+    document: &Value,
+    nesting: &mut Nesting,
+) -> Option<(Union, Map<String, Value>)> {
+    if let Some(found) = nesting.done.get(ptr) {
+        return found.clone();
+    }
+    if nesting.stack.len() > MAX_NESTED_UNIONS || nesting.stack.iter().any(|p| p == ptr) {
+        return None;
+    }
+    let found = match identify_in(inner, ptr, document, Mode::Joined, nesting) {
+        (Identified::Union(u), Some(view)) => Some((u, view)),
+        _ => None,
+    };
+    nesting.done.insert(ptr.to_owned(), found.clone());
+    found
+}
+
+/// How deep unions nested in branches are identified (each level is a union whose branch is a
+/// union); deeper, a branch that is a union counts as not one object.
+const MAX_NESTED_UNIONS: usize = 8;
+
+/// [`identify`] in `mode`, below the unions on `nesting`'s stack; with the projected view of the
+/// union (what its flat object will declare, SPEC §2.9) when it is one and nested in a branch.
+fn identify_in(
+    node: &Map<String, Value>,
+    ptr: &str,
+    document: &Value,
+    mode: Mode,
+    nesting: &mut Nesting,
+) -> (Identified, Option<Map<String, Value>>) {
     let (keyword, members) = match (node.get("oneOf"), node.get("anyOf")) {
         (Some(Value::Array(m)), _) => ("oneOf", m),
         (None, Some(Value::Array(m))) => ("anyOf", m),
-        _ => return Identified::NotUnion(None),
-    };
-    let skip = |reason: SkipReason| {
-        Identified::NotUnion(is_near_miss(members, document).then_some(reason))
+        _ => return (Identified::NotUnion(None), None),
     };
     if members.len() < 2 {
-        return Identified::NotUnion(None);
+        return (Identified::NotUnion(None), None);
     }
+    let skip = |reason: SkipReason| (Identified::NotUnion(Some(reason)), None);
     let union_ptr = pointer::push(ptr, keyword);
     let mut branch_parts = Vec::with_capacity(members.len());
     for i in 0..members.len() {
@@ -268,13 +351,84 @@ pub(crate) fn identify(node: &Map<String, Value>, ptr: &str, document: &Value) -
         }
         branch_parts.push(parts);
     }
+    // Rule 1 on projected branches (SPEC §2.9): a part that is itself a union of objects is read
+    // as the one object it becomes, joined because this union is.
+    let mut nested: Vec<(String, Union)> = Vec::new();
+    let mut projected_views: Vec<Vec<Option<Map<String, Value>>>> = Vec::new();
+    let mut kept_union: Option<usize> = None;
+    for (i, parts) in branch_parts.iter().enumerate() {
+        let mut views = vec![None; parts.len()];
+        for (j, part) in parts.iter().enumerate() {
+            let Part::Node(p) = part else { continue };
+            let Some(Value::Object(inner)) = pointer::get(document, p) else {
+                continue;
+            };
+            if !(keywords::has(inner, "oneOf") || keywords::has(inner, "anyOf")) {
+                continue;
+            }
+            nesting.stack.push(ptr.to_owned());
+            let found = nested_union(inner, p, document, nesting);
+            nesting.stack.pop();
+            match found {
+                Some((u, view)) => {
+                    nested.push((p.clone(), u));
+                    views[j] = Some(view);
+                }
+                _ => {
+                    kept_union.get_or_insert(i);
+                }
+            }
+        }
+        projected_views.push(views);
+    }
+    let draft = Draft::of(document);
     let folded: Vec<Folded<'_>> = branch_parts
         .iter()
-        .map(|parts| fold(&views(parts, node, document), Draft::of(document)))
+        .zip(&projected_views)
+        .map(|(parts, projected)| fold(&branch_views(parts, projected, node, document), draft))
         .collect();
     if let Some(i) = folded.iter().position(|f| !f.object_only) {
-        return skip(SkipReason::BranchNotObject { branch: i });
+        return match kept_union.filter(|&k| k == i) {
+            Some(k) => skip(SkipReason::BranchUnionKept { branch: k }),
+            None => skip(SkipReason::BranchNotObject { branch: i }),
+        };
     }
+    let choice = match choose_discriminator(node, &folded, document) {
+        Ok(choice) => Some(choice),
+        Err(_) if mode == Mode::Joined => None,
+        Err(reason) => return skip(reason),
+    };
+    let view = (!nesting.stack.is_empty()).then(|| projected_view(&folded, document));
+    let (discriminator, literals) = match choice {
+        Some((name, literals)) => (Some(name.to_owned()), literals),
+        None => (None, vec![Vec::new(); branch_parts.len()]),
+    };
+    let branches = branch_parts
+        .into_iter()
+        .zip(literals)
+        .zip(members)
+        .enumerate()
+        .map(|(i, ((parts, literals), member))| Branch {
+            parts,
+            literals,
+            label: label(member, document, i),
+        })
+        .collect();
+    let union = Union {
+        discriminator,
+        branches,
+        nested,
+    };
+    (Identified::Union(union), view)
+}
+
+/// The discriminator of folded object branches (SPEC §1, rule 3 relaxed by §2.9 and §6 decision
+/// 68), with each branch's literal set; else the reason none qualifies.
+fn choose_discriminator<'f>(
+    node: &'f Map<String, Value>,
+    folded: &[Folded<'f>],
+    document: &Value,
+) -> Result<(&'f str, Vec<Vec<Value>>), SkipReason> {
     // Candidates: an explicit discriminator.propertyName first, then the first branch's order.
     let mut candidates: Vec<&str> = Vec::new();
     if let Some(name) = node
@@ -293,10 +447,8 @@ pub(crate) fn identify(node: &Map<String, Value>, ptr: &str, document: &Value) -
     let mut best: Option<(u8, SkipReason)> = None;
     let mut optional: Option<(&str, Vec<Vec<Value>>)> = None;
     for name in candidates {
-        match check_candidate(name, &folded, document) {
-            Ok((literals, true)) => {
-                return union_of(name, branch_parts, literals);
-            }
+        match check_candidate(name, folded, document) {
+            Ok((literals, true)) => return Ok((name, literals)),
             Ok((literals, _)) => {
                 optional.get_or_insert((name, literals));
             }
@@ -307,42 +459,102 @@ pub(crate) fn identify(node: &Map<String, Value>, ptr: &str, document: &Value) -
             }
         }
     }
-    if let Some((name, literals)) = optional {
-        return union_of(name, branch_parts, literals);
-    }
-    skip(best.map_or(SkipReason::NoDiscriminator, |(_, r)| r))
+    optional.ok_or_else(|| best.map_or(SkipReason::NoDiscriminator, |(_, r)| r))
 }
 
-/// The identified union on discriminator `name`.
-fn union_of(name: &str, branch_parts: Vec<Vec<Part>>, literals: Vec<Vec<Value>>) -> Identified {
-    let branches = branch_parts
-        .into_iter()
-        .zip(literals)
-        .map(|(parts, literals)| Branch { parts, literals })
+/// What the flat object of a union will declare, read from its folded branches before it is
+/// built (SPEC §2.9, rule 1 on projected branches): `type: "object"`; every property, as the
+/// `enum` of its literals where every branch defines it with a literal set (the join keeps that
+/// set, §3.5), else as `true`; what every branch requires; closed when every branch is.
+fn projected_view(folded: &[Folded<'_>], document: &Value) -> Map<String, Value> {
+    let mut names: Vec<&str> = Vec::new();
+    let mut seen: HashSet<&str> = HashSet::new();
+    for f in folded {
+        for (name, _) in &f.properties {
+            if seen.insert(name) {
+                names.push(name);
+            }
+        }
+    }
+    let mut properties = Map::with_capacity(names.len());
+    for name in names {
+        let mut values: Vec<Value> = Vec::new();
+        let mut keys: HashSet<String> = HashSet::new();
+        let mut literal = true;
+        for f in folded {
+            match f
+                .properties
+                .iter()
+                .find(|(n, _)| *n == name)
+                .and_then(|(_, defs)| branch_literals(defs, document))
+            {
+                Some(set) => values.extend(set.into_iter().filter(|v| keys.insert(literal_key(v)))),
+                None => {
+                    literal = false;
+                    break;
+                }
+            }
+        }
+        let schema = if literal {
+            let mut m = Map::new();
+            m.insert("enum".into(), Value::Array(values));
+            Value::Object(m)
+        } else {
+            Value::Bool(true)
+        };
+        properties.insert(name.to_owned(), schema);
+    }
+    let required: Vec<Value> = folded[0]
+        .required
+        .iter()
+        .filter(|r| folded.iter().all(|f| f.required.contains(r)))
+        .map(|r| Value::String((*r).to_owned()))
         .collect();
-    Identified::Union(Union {
-        discriminator: name.to_owned(),
-        branches,
-    })
+    let mut view = Map::new();
+    view.insert("type".into(), Value::String("object".into()));
+    view.insert("properties".into(), Value::Object(properties));
+    view.insert("required".into(), Value::Array(required));
+    if folded.iter().all(|f| f.closed) {
+        view.insert("additionalProperties".into(), Value::Bool(false));
+    }
+    view
+}
+
+/// A branch's name in hints when its union has no discriminator (SPEC §2.9): its `title` (through
+/// a `$ref`) in quotes, else its position counted from 1: hints read `the value has the form
+/// "Circle"`, `the value has the form 1 or 2`.
+fn label(member: &Value, document: &Value, index: usize) -> String {
+    member
+        .get("title")
+        .or_else(|| resolve(member, document).and_then(|m| m.get("title")))
+        .and_then(Value::as_str)
+        .map_or_else(|| (index + 1).to_string(), |t| format!("\"{t}\""))
 }
 
 /// Views of a branch's parts as maps (parts that are not objects are skipped: `true` adds
-/// nothing; a non-object part leaves the type check to fail).
-pub(crate) fn views<'a>(
+/// nothing; a non-object part leaves the type check to fail). A part with a projected view (a
+/// nested union, SPEC §2.9) is read as that view.
+fn branch_views<'a>(
     parts: &[Part],
+    projected: &'a [Option<Map<String, Value>>],
     union_node: &'a Map<String, Value>,
     document: &'a Value,
 ) -> Vec<PartView<'a>> {
     parts
         .iter()
         .enumerate()
-        .filter_map(|(origin, p)| match p {
-            Part::Siblings => Some(PartView {
+        .filter_map(|(origin, p)| match (p, &projected[origin]) {
+            (_, Some(view)) => Some(PartView {
+                map: view,
+                siblings: false,
+                origin,
+            }),
+            (Part::Siblings, None) => Some(PartView {
                 map: union_node,
                 siblings: true,
                 origin,
             }),
-            Part::Node(ptr) => match pointer::get(document, ptr) {
+            (Part::Node(ptr), None) => match pointer::get(document, ptr) {
                 Some(Value::Object(map)) => Some(PartView {
                     map,
                     siblings: false,
@@ -387,24 +599,9 @@ fn check_candidate(
             .find(|(n, _)| *n == name)
             .map(|(_, d)| d)
             .ok_or((0, SkipReason::NoDiscriminator))?;
-        // With several definitions (sibling and branch), every one must hold the literal.
-        let mut set: Option<Vec<Value>> = None;
-        for (_, d) in defs {
-            if let Some(s) = literal_set(d, document) {
-                set = Some(match set {
-                    None => s,
-                    Some(prev) => {
-                        let keys: HashSet<String> = s.iter().map(literal_key).collect();
-                        prev.into_iter()
-                            .filter(|v| keys.contains(&literal_key(v)))
-                            .collect()
-                    }
-                });
-            }
-        }
-        match set {
-            Some(s) if !s.is_empty() => all.push(s),
-            _ => return Err((0, SkipReason::NoDiscriminator)),
+        match branch_literals(defs, document) {
+            Some(s) => all.push(s),
+            None => return Err((0, SkipReason::NoDiscriminator)),
         }
     }
     let required_everywhere = folded.iter().all(|f| f.required.contains(&name));
@@ -428,19 +625,25 @@ fn check_candidate(
     Ok((all, required_everywhere))
 }
 
-/// A near miss: two or more non-null members, one of which is an object with a literal property.
-/// Nullable wrappers and unions of scalars are not near misses.
-fn is_near_miss(members: &[Value], document: &Value) -> bool {
-    let non_null = members.iter().filter(|m| !is_null_schema(m)).count();
-    if non_null < 2 {
-        return false;
+/// The literal set one branch gives a property from its definitions (one per part): with several
+/// (sibling and branch), every one must hold the literal, so the set is their intersection;
+/// `None` when no definition has one or the intersection is empty.
+fn branch_literals(defs: &[(usize, &Value)], document: &Value) -> Option<Vec<Value>> {
+    let mut set: Option<Vec<Value>> = None;
+    for (_, d) in defs {
+        if let Some(s) = literal_set(d, document) {
+            set = Some(match set {
+                None => s,
+                Some(prev) => {
+                    let keys: HashSet<String> = s.iter().map(literal_key).collect();
+                    prev.into_iter()
+                        .filter(|v| keys.contains(&literal_key(v)))
+                        .collect()
+                }
+            });
+        }
     }
-    members.iter().any(|m| {
-        resolve(m, document)
-            .and_then(|t| t.get("properties"))
-            .and_then(Value::as_object)
-            .is_some_and(|props| props.values().any(|p| literal_set(p, document).is_some()))
-    })
+    set.filter(|s| !s.is_empty())
 }
 
 fn resolve<'a>(mut schema: &'a Value, document: &'a Value) -> Option<&'a Value> {
@@ -451,15 +654,4 @@ fn resolve<'a>(mut schema: &'a Value, document: &'a Value) -> Option<&'a Value> 
         }
     }
     None
-}
-
-fn is_null_schema(schema: &Value) -> bool {
-    match schema {
-        Value::Object(m) => {
-            m.get("type") == Some(&Value::String("null".into()))
-                || m.get("const") == Some(&Value::Null)
-                || m.get("enum") == Some(&Value::Array(vec![Value::Null]))
-        }
-        _ => false,
-    }
 }

@@ -26,10 +26,12 @@ pub(crate) struct JoinFaults {
 
 /// What the join needs to know about the union as a whole.
 pub(crate) struct UnionContext<'a> {
-    /// The discriminator's name.
-    pub discriminator: &'a str,
+    /// The discriminator's name (`None`: a union joined without one, SPEC §2.9).
+    pub discriminator: Option<&'a str>,
     /// Each branch's discriminator literals.
     pub literals: &'a [Vec<Value>],
+    /// Each branch's name in hints when there is no discriminator (its title, else its position).
+    pub labels: &'a [String],
     /// The original document (kinds resolve `$ref` against it).
     pub document: &'a Value,
     /// The draft the document is read by.
@@ -64,15 +66,29 @@ impl UnionContext<'_> {
             .filter(|v| seen.insert(literal_key(v)))
             .map(Value::to_string)
             .collect();
-        match texts.len() {
-            0 => String::new(),
-            1 => texts[0].clone(),
-            n => format!("{} or {}", texts[..n - 1].join(", "), texts[n - 1]),
-        }
+        let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+        or_list(&texts)
     }
 
+    /// `kind is "a"`; without a discriminator (SPEC §2.9), `the value has the form "Circle"` or
+    /// `the value has the form 1 or 2`.
     fn when(&self, branches: &[usize]) -> String {
-        format!("{} is {}", self.discriminator, self.values_of(branches))
+        match self.discriminator {
+            Some(d) => format!("{d} is {}", self.values_of(branches)),
+            None => {
+                let labels: Vec<&str> = branches.iter().map(|&b| self.labels[b].as_str()).collect();
+                format!("the value has the form {}", or_list(&labels))
+            }
+        }
+    }
+}
+
+/// `a`, `a or b`, `a, b or c`.
+fn or_list(texts: &[&str]) -> String {
+    match texts {
+        [] => String::new(),
+        [one] => (*one).to_owned(),
+        [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
     }
 }
 

@@ -23,7 +23,7 @@
 //! assert_eq!(flat.schema["type"], "object");
 //! assert_eq!(flat.schema["properties"]["kind"]["enum"], json!(["circle", "square"]));
 //! assert_eq!(flat.schema["required"], json!(["kind"]));
-//! assert_eq!(flat.diagnostics.flattened[0].discriminator, "kind");
+//! assert_eq!(flat.diagnostics.flattened[0].discriminator.as_deref(), Some("kind"));
 //! ```
 //!
 //! The rules implemented are those of `SPEC.md` (§1–§3); `ARCHITECTURE.md` at the repository root

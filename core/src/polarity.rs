@@ -17,26 +17,33 @@
 
 use std::collections::{HashMap, HashSet};
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
+use crate::diagnostics::SkipReason;
 use crate::draft::Draft;
-use crate::identify::{self, Identified};
+use crate::identify::{self, Identified, Part, Union};
 use crate::keywords;
 use crate::pointer;
 
-/// The union sites that must not be flattened, and the identification of every `oneOf` site the
-/// walk needed (the projection reuses it instead of identifying again).
+/// The union sites that must not be flattened, and the identification of every union site (the
+/// projection reuses it instead of identifying again).
 #[derive(Default)]
 pub(crate) struct Frozen {
     /// Pointers of union sites in a place where flattening would make the document stricter.
     pub sites: HashSet<String>,
-    /// `oneOf` sites identified on the way, by pointer.
+    /// Union sites identified, by pointer (empty when the caller passed its own).
     pub identified: HashMap<String, Identified>,
 }
 
 /// Finds the frozen union sites of `document`. `union_sites` are every site's pointer (from the
 /// well-formedness pass); with fewer than two there is nothing nested to freeze. `known` holds
-/// identifications already made (the owning path identifies every site first).
+/// identifications already made (the owning path identifies every site first, and registers the
+/// unions joined below each, [`register_joined`]).
+///
+/// A union joined as a branch of another (SPEC §2.9, rule 1 on projected branches) is flattened
+/// whatever it would be on its own, so its members are not frozen by it; and a union one of
+/// whose nested unions is frozen cannot become one object: it is demoted
+/// ([`SkipReason::BranchUnionKept`]) and the walk runs again, until nothing changes.
 pub(crate) fn frozen(
     document: &Value,
     draft: Draft,
@@ -47,6 +54,86 @@ pub(crate) fn frozen(
     if union_sites.len() < 2 && !union_sites.iter().any(|s| !s.is_empty()) {
         return out;
     }
+    if known.is_none() {
+        out.identified = identify_all(document, union_sites);
+    }
+    loop {
+        out.sites = walk(document, draft, known.unwrap_or(&out.identified));
+        if known.is_some() || !demote(&mut out) {
+            return out;
+        }
+    }
+}
+
+/// Every union site identified, and the unions joined below each registered over their own
+/// identification.
+fn identify_all(document: &Value, union_sites: &[String]) -> HashMap<String, Identified> {
+    let mut identified = HashMap::with_capacity(union_sites.len());
+    for site in union_sites {
+        if let Some(Value::Object(map)) = pointer::get(document, site) {
+            identified.insert(site.clone(), identify::identify(map, site, document));
+        }
+    }
+    register_joined(&mut identified);
+    identified
+}
+
+/// Registers every union joined because an enclosing union is (SPEC §2.9) over its own
+/// identification: as a branch of a joined union it is joined even without a discriminator.
+pub(crate) fn register_joined(identified: &mut HashMap<String, Identified>) {
+    let mut below = Vec::new();
+    for id in identified.values() {
+        if let Identified::Union(union) = id {
+            union.joined_below(&mut below);
+        }
+    }
+    for (ptr, union) in below {
+        identified.insert(ptr, Identified::Union(union));
+    }
+}
+
+/// Demotes each union with a frozen union below it (it cannot become one object); whether any
+/// was.
+fn demote(out: &mut Frozen) -> bool {
+    let mut demoted = Vec::new();
+    for (ptr, id) in &out.identified {
+        if let Identified::Union(union) = id
+            && let Some(branch) = kept_branch(union, &out.sites)
+        {
+            demoted.push((ptr.clone(), branch));
+        }
+    }
+    for (ptr, branch) in &demoted {
+        out.identified.insert(
+            ptr.clone(),
+            Identified::NotUnion(Some(SkipReason::BranchUnionKept { branch: *branch })),
+        );
+    }
+    !demoted.is_empty()
+}
+
+/// The first branch of `union` holding a union, joined with it, that is frozen (at any depth).
+pub(crate) fn kept_branch(union: &Union, frozen: &HashSet<String>) -> Option<usize> {
+    union.nested.iter().find_map(|(ptr, inner)| {
+        let kept = frozen.contains(ptr) || kept_branch(inner, frozen).is_some();
+        kept.then(|| {
+            union
+                .branches
+                .iter()
+                .position(|b| b.parts.iter().any(|p| *p == Part::Node(ptr.clone())))
+                .unwrap_or(0)
+        })
+    })
+}
+
+/// One walk from the root: the union sites in a place where flattening would make the document
+/// stricter, given which `oneOf` sites are flattened.
+fn walk(
+    document: &Value,
+    draft: Draft,
+    identified: &HashMap<String, Identified>,
+) -> HashSet<String> {
+    let mut sites = HashSet::new();
     // Pointers already walked frozen (roots of frozen subtrees reached through `$ref`).
     let mut frozen_roots: HashSet<String> = HashSet::new();
     let mut stack: Vec<(&Value, String, bool)> = vec![(document, String::new(), false)];
@@ -56,7 +143,7 @@ pub(crate) fn frozen(
             let Value::Object(map) = node else { continue };
             let union_here = keywords::has(map, "oneOf") || keywords::has(map, "anyOf");
             if frozen && union_here {
-                out.sites.insert(ptr.clone());
+                sites.insert(ptr.clone());
             }
             if frozen
                 && let Some(target) = keywords::get(map, "$ref")
@@ -67,7 +154,7 @@ pub(crate) fn frozen(
             }
             let exclusive = !frozen
                 && keywords::has(map, "oneOf")
-                && !is_flattened(map, &ptr, document, known, &mut out.identified);
+                && !matches!(identified.get(&ptr), Some(Identified::Union(_)));
             let max_contains = keywords::has(map, "maxContains");
             keywords::subschemas(map, |place, child| {
                 let keyword = place.keyword();
@@ -90,24 +177,7 @@ pub(crate) fn frozen(
             stack.push((node, target, true));
         }
     }
-    out
-}
-
-/// Whether the `oneOf` node at `ptr` will be flattened as a discriminated union.
-fn is_flattened(
-    map: &Map<String, Value>,
-    ptr: &str,
-    document: &Value,
-    known: Option<&HashMap<String, Identified>>,
-    identified: &mut HashMap<String, Identified>,
-) -> bool {
-    if let Some(known) = known {
-        return matches!(known.get(ptr), Some(Identified::Union(_)));
-    }
-    let id = identify::identify(map, ptr, document);
-    let du = matches!(id, Identified::Union(_));
-    identified.insert(ptr.to_owned(), id);
-    du
+    sites
 }
 
 #[cfg(test)]
@@ -162,12 +232,52 @@ mod tests {
         let flattened = json!({"oneOf": [branch, du()["oneOf"][1].clone()]});
         let sites = ["", "/oneOf/0/properties/v"];
         assert!(sites_of(&flattened, &sites).is_empty());
-        // Without literals the outer `oneOf` is no discriminated union: it stays, and a looser
-        // member could match what the other matches.
-        let kept =
-            json!({"oneOf": [{"type": "object", "properties": {"v": du()}}, {"type": "object"}]});
-        let frozen = sites_of(&kept, &["", "/oneOf/0/properties/v"]);
-        assert_eq!(frozen, HashSet::from(["/oneOf/0/properties/v".to_owned()]));
+        // Without literals a nested `oneOf` is no discriminated union: it stays, and a looser
+        // member could match what the other matches. (At the root it is joined, SPEC §2.9.)
+        let members = json!([{"type": "object", "properties": {"v": du()}}, {"type": "object"}]);
+        let kept = json!({"properties": {"p": {"oneOf": members}}});
+        let frozen = sites_of(
+            &kept,
+            &["/properties/p", "/properties/p/oneOf/0/properties/v"],
+        );
+        assert_eq!(
+            frozen,
+            HashSet::from(["/properties/p/oneOf/0/properties/v".to_owned()])
+        );
+        let joined = json!({"oneOf": members});
+        assert!(sites_of(&joined, &["", "/oneOf/0/properties/v"]).is_empty());
+    }
+
+    #[test]
+    fn a_union_joined_as_a_branch_does_not_freeze_its_members_and_one_frozen_elsewhere_demotes_it()
+    {
+        // A nested `oneOf` with no discriminator of its own, a branch of a DU: joined with it
+        // (SPEC §2.9), so the DU in its member is not frozen.
+        let mut leaf = du()["oneOf"][0].clone();
+        leaf["properties"]["v"] = du();
+        let inner =
+            json!({"oneOf": [leaf, {"type": "object", "properties": {"k": {"const": "a"}}}]});
+        let dog = json!({"type": "object", "properties": {"k": {"const": "b"}}, "required": ["k"]});
+        let doc = json!({"properties": {"p": {"oneOf": [{"$ref": "#/$defs/Cat"}, dog]}},
+                         "$defs": {"Cat": inner}});
+        let sites = [
+            "/properties/p",
+            "/$defs/Cat",
+            "/$defs/Cat/oneOf/0/properties/v",
+        ];
+        assert!(sites_of(&doc, &sites).is_empty());
+        // The same definition under `not` elsewhere is frozen: the DU that holds it as a branch
+        // cannot become one object and stays, so what its members hold is frozen too.
+        let mut held = doc.clone();
+        held["properties"]["q"] = json!({"not": {"$ref": "#/$defs/Cat"}});
+        let frozen = frozen(&held, Draft::of(&held), &sites.map(str::to_owned), None);
+        assert!(frozen.sites.contains("/$defs/Cat"));
+        assert!(matches!(
+            frozen.identified.get("/properties/p"),
+            Some(Identified::NotUnion(Some(SkipReason::BranchUnionKept {
+                branch: 0
+            })))
+        ));
     }
 
     #[test]

@@ -145,7 +145,9 @@ impl Runtime {
         let read = normalized.as_ref().unwrap_or(original);
         let dispatch = match read {
             Value::Object(map) => match identify::identify(map, "", read) {
-                Identified::Union(union) => {
+                // A root joined without a discriminator (SPEC §2.9) selects no branch by a tag:
+                // its errors are the original's.
+                Identified::Union(union) if union.discriminator.is_some() => {
                     let keyword = if map.contains_key("oneOf") {
                         "oneOf"
                     } else {
@@ -160,12 +162,12 @@ impl Runtime {
                         }
                     }
                     Some(Dispatch {
-                        discriminator: union.discriminator,
+                        discriminator: union.discriminator.unwrap_or_default(),
                         branches,
                         literals,
                     })
                 }
-                Identified::NotUnion(_) => None,
+                Identified::Union(_) | Identified::NotUnion(_) => None,
             },
             _ => None,
         };

@@ -39,14 +39,16 @@ impl Projector<'_> {
             defs,
         } = input;
         let n = union.branches.len();
-        let d = union.discriminator.as_str();
+        let d = union.discriminator.as_deref();
         let permissive = self.options.open_branches == OpenBranches::Permissive;
         let draft = Draft::of(self.document);
         let branches = fold_branches(&union, &projected, &siblings, draft, permissive);
         let literals: Vec<Vec<Value>> = union.branches.iter().map(|b| b.literals.clone()).collect();
+        let labels: Vec<String> = union.branches.iter().map(|b| b.label.clone()).collect();
         let ctx = UnionContext {
             discriminator: d,
             literals: &literals,
+            labels: &labels,
             document: self.document,
             draft,
             faults: self.faults,
@@ -69,6 +71,19 @@ impl Projector<'_> {
         } else if self.facts.uses_unevaluated {
             out.insert("additionalProperties".into(), Value::Bool(true));
         }
+        if d.is_none() {
+            let declared = out
+                .get("properties")
+                .and_then(Value::as_object)
+                .map_or(0, Map::len);
+            let flat_required = out
+                .get("required")
+                .and_then(Value::as_array)
+                .map_or(0, Vec::len);
+            for (keyword, count) in property_counts(&branches, closed, flat_required, declared) {
+                out.insert(keyword.into(), Value::from(count));
+            }
+        }
         out.extend(after);
         out.extend(
             defs.into_iter()
@@ -81,17 +96,19 @@ impl Projector<'_> {
     /// The flat `required` (SPEC §2.4): the discriminator when every branch requires it (SPEC
     /// §2.9: a tag with a default is optional), then every name all branches require, in
     /// first-appearance order.
-    fn required_keyword(&self, d: &str, required: &Required<'_>, n: usize) -> Vec<Value> {
+    fn required_keyword(&self, d: Option<&str>, required: &Required<'_>, n: usize) -> Vec<Value> {
         #[cfg(feature = "fault-injection")]
         let union_required = super::fault_is(self.options, crate::fault::Fault::RequiredUnion);
         #[cfg(not(feature = "fault-injection"))]
         let union_required = false;
         let mut out: Vec<Value> = Vec::new();
-        if union_required || required.count.get(d) == Some(&n) {
+        if let Some(d) = d
+            && (union_required || required.count.get(d) == Some(&n))
+        {
             out.push(Value::String(d.to_owned()));
         }
         for name in &required.order {
-            if *name != d && (union_required || required.count.get(name) == Some(&n)) {
+            if Some(*name) != d && (union_required || required.count.get(name) == Some(&n)) {
                 out.push(Value::String((*name).to_owned()));
             }
         }
@@ -108,10 +125,10 @@ impl Projector<'_> {
     }
 
     /// Records a flattened site: in the diagnostics, and for the repair of references into it.
-    fn record(&mut self, ptr: &str, d: &str, n: usize, keyword: &'static str) {
+    fn record(&mut self, ptr: &str, d: Option<&str>, n: usize, keyword: &'static str) {
         self.diagnostics.record_flattened(FlattenedSite {
             pointer: ptr.to_owned(),
-            discriminator: d.to_owned(),
+            discriminator: d.map(str::to_owned),
             branches: n,
         });
         self.sites.push((ptr.to_owned(), keyword));
@@ -211,6 +228,34 @@ fn branch_facts(views: &[PartView<'_>], draft: Draft, permissive: bool) -> Branc
     }
 }
 
+/// What a union joined without a discriminator can still say of its values' size (SPEC §2.9,
+/// §6 decision 70): every value has at least as many keys as the branch it matches requires, so
+/// at least the fewest any branch requires (`minProperties`, when that says more than the flat
+/// `required`); when every branch is closed, at most the most any branch declares
+/// (`maxProperties`, when fewer than the flat object declares). serde's externally tagged enum
+/// (one required key per variant, closed) gets exactly one key.
+fn property_counts(
+    branches: &[BranchFacts],
+    closed: bool,
+    flat_required: usize,
+    declared: usize,
+) -> Vec<(&'static str, usize)> {
+    let mut out = Vec::new();
+    let fewest = branches.iter().map(|b| b.required.len()).min().unwrap_or(0);
+    if fewest > flat_required {
+        out.push(("minProperties", fewest));
+    }
+    let most = branches
+        .iter()
+        .map(|b| b.properties.len())
+        .max()
+        .unwrap_or(0);
+    if closed && most < declared {
+        out.push(("maxProperties", most));
+    }
+    out
+}
+
 /// How many branches require each name, and the names in first-appearance order.
 struct Required<'b> {
     count: FastMap<&'b str, usize>,
@@ -247,10 +292,10 @@ fn index_definitions(
     branches: &[BranchFacts],
     projected: &mut [Vec<Option<Value>>],
     siblings: &Map<String, Value>,
-    d: &str,
+    d: Option<&str>,
 ) -> Index {
     let mut index = Index {
-        order: vec![d.to_owned()],
+        order: d.map(str::to_owned).into_iter().collect(),
         by_name: FastMap::default(),
     };
     for (b, f) in branches.iter().enumerate() {
@@ -270,7 +315,7 @@ fn index_definitions(
             match index.by_name.get_mut(name) {
                 Some(defs) => defs.push(definition),
                 None => {
-                    if name != d {
+                    if Some(name.as_str()) != d {
                         index.order.push(name.clone());
                     }
                     index.by_name.insert(name.clone(), vec![definition]);
@@ -297,7 +342,7 @@ fn join_properties(
     let mut properties = Map::with_capacity(index.order.len());
     for name in &index.order {
         let definitions = index.by_name.remove(name).unwrap_or_default();
-        let joined = if name == d {
+        let joined = if Some(name.as_str()) == d {
             let texts = branches
                 .iter()
                 .enumerate()

@@ -191,6 +191,16 @@ impl Projector<'_> {
                 Identified::Union(_) if self.frozen.sites.contains(ptr.as_str()) => {
                     Identified::NotUnion(Some(SkipReason::Frozen))
                 }
+                // A union below it that must stay: this one cannot become one object (SPEC
+                // §2.9; `polarity::frozen` demotes such unions already, this is the projection's
+                // own guard).
+                Identified::Union(union) => match polarity::kept_branch(&union, &self.frozen.sites)
+                {
+                    Some(branch) => {
+                        Identified::NotUnion(Some(SkipReason::BranchUnionKept { branch }))
+                    }
+                    None => Identified::Union(union),
+                },
                 other => other,
             };
             match identified {
@@ -221,6 +231,16 @@ impl Projector<'_> {
         Ok(Value::Object(mapped))
     }
 
+    /// Joins the union at `target`, a part of a branch of a union being joined (SPEC §2.9), into
+    /// one flat object.
+    fn join_nested(&mut self, target: &str, union: Union) -> Result<Value, Error> {
+        let document = self.document;
+        match pointer::get(document, target) {
+            Some(Value::Object(map)) => self.flatten_union(map, target, union),
+            _ => self.project_at(target),
+        }
+    }
+
     /// Joins an identified union into one flat object (SPEC §2), reading the original.
     fn flatten_union(
         &mut self,
@@ -247,13 +267,18 @@ impl Projector<'_> {
             buf.truncate(len);
             result
         })?;
-        // Each branch's parts, projected (reverse order, so nested parts are memoized first).
+        // Each branch's parts, projected (reverse order, so nested parts are memoized first). A
+        // part that is a union joined with this one (SPEC §2.9) is joined here, whatever a
+        // projection of it elsewhere (memoized, as a `$ref` target) made of it.
         let mut projected: Vec<Vec<Option<Value>>> = Vec::with_capacity(union.branches.len());
         for branch in &union.branches {
             let mut values = vec![None; branch.parts.len()];
             for (i, part) in branch.parts.iter().enumerate().rev() {
                 if let Part::Node(p) = part {
-                    values[i] = Some(self.project_at(p)?);
+                    values[i] = Some(match union.nested.iter().find(|(n, _)| n == p) {
+                        Some((_, inner)) => self.join_nested(p, inner.clone())?,
+                        None => self.project_at(p)?,
+                    });
                 }
             }
             projected.push(values);

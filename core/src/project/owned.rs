@@ -34,6 +34,7 @@ pub(crate) fn run_owned(schema: Value, options: &Options) -> Result<Flattened, E
     // Identify every union site on the original, then give it up and project in place, moving
     // instead of copying. Without `$ref`, kinds and drafts need only `$schema`.
     let mut sites = identify_sites(&schema, &facts, options);
+    polarity::register_joined(&mut sites);
     let context = draft_context(&schema);
     let frozen = freeze_owned(&schema, &facts, options, &mut sites);
     let mut projector = Projector {
@@ -97,6 +98,15 @@ fn freeze_owned(
     for site in &frozen.sites {
         if let Some(id @ Identified::Union(_)) = sites.get_mut(site) {
             *id = Identified::NotUnion(Some(SkipReason::Frozen));
+        }
+    }
+    // Without `$ref` a union joined as a branch of another is inside it, so it is frozen only
+    // where the other is; the guard keeps the diagnostics right if that ever changes.
+    for id in sites.values_mut() {
+        if let Identified::Union(union) = id
+            && let Some(branch) = polarity::kept_branch(union, &frozen.sites)
+        {
+            *id = Identified::NotUnion(Some(SkipReason::BranchUnionKept { branch }));
         }
     }
     frozen

@@ -110,9 +110,19 @@ fn draft04_const_asserts_nothing() {
         json!({"type": "number"}),
         json!({"type": "string"}),
     );
+    // At the root a union of objects is joined all the same, without a discriminator (SPEC
+    // §2.9); nested, it stays.
     let f = flat(&tagged);
-    assert!(f.diagnostics.flattened.is_empty(), "{:?}", f.diagnostics);
+    assert_eq!(f.diagnostics.flattened.len(), 1, "{:?}", f.diagnostics);
+    assert_eq!(f.diagnostics.flattened[0].discriminator, None);
     assert_sound(&tagged, &[json!({"kind": "a", "x": "text"})]);
+    let mut nested = json!({"$schema": DRAFT4, "type": "object", "properties": {"p": tagged}});
+    nested["properties"]["p"]
+        .as_object_mut()
+        .map(|m| m.remove("$schema"));
+    let f = flat(&nested);
+    assert!(f.diagnostics.flattened.is_empty(), "{:?}", f.diagnostics);
+    assert_eq!(f.diagnostics.skipped[0].reason.code(), "no-discriminator");
 
     let widened = two_branches(
         DRAFT4,

@@ -9,3 +9,4 @@ mod guarantees;
 mod oracle;
 mod precision;
 mod regression;
+mod unions;

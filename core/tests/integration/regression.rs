@@ -349,43 +349,45 @@ fn literal_set_ends_on_a_reference_cycle_through_all_of() {
     assert!(validator(&flat).is_valid(&json!({"op": "a", "p": "s"})));
 }
 
-/// A near miss (two or more non-null members, one an object with a literal property, directly or
-/// behind a `$ref`) is reported as skipped; a nullable wrapper (`type: "null"`, `const: null` or
-/// `enum: [null]` beside one member) and a union of scalars are not. (Mutants of `is_near_miss`,
-/// `is_null_schema` and `resolve` in `identify.rs` survived every test before this one.)
+/// Every union site left as it is is named with its reason (SPEC §2.9, §6 decision 70), not
+/// only near misses: a union with a non-object member (directly or behind a `$ref`), a nullable
+/// wrapper (`type: "null"`, `const: null` or `enum: [null]` beside one member) and a union of
+/// scalars all carry `branch-not-object` with the first such member. A `oneOf` with one member
+/// is no union site.
 #[test]
-fn near_misses_are_reported_and_nullable_wrappers_are_not() {
+fn every_union_site_left_is_named_with_its_reason() {
     let literal_object = json!({"type": "object", "properties": {"kind": {"const": "a"}},
                                 "required": ["kind"]});
     let under_p = |union: serde_json::Value| {
         json!({"type": "object", "properties": {"p": union},
                "$defs": {"o": literal_object.clone()}})
     };
-    for (union, near_miss) in [
+    for (union, branch) in [
         (
             json!({"anyOf": [literal_object.clone(), {"type": "string"}]}),
-            true,
+            Some(1),
         ),
         (
             json!({"anyOf": [{"$ref": "#/$defs/o"}, {"type": "string"}]}),
-            true,
+            Some(1),
         ),
         (
             json!({"anyOf": [literal_object.clone(), {"type": "null"}]}),
-            false,
+            Some(1),
         ),
         (
             json!({"anyOf": [literal_object.clone(), {"const": null}]}),
-            false,
+            Some(1),
         ),
         (
             json!({"anyOf": [{"enum": [null]}, literal_object.clone()]}),
-            false,
+            Some(0),
         ),
         (
             json!({"anyOf": [{"type": "string"}, {"type": "integer"}]}),
-            false,
+            Some(0),
         ),
+        (json!({"anyOf": [literal_object.clone()]}), None),
     ] {
         let flat = flatten(&under_p(union.clone()), &Options::default()).expect("flattens");
         // The owned path (which moves instead of copying where there is no `$ref`) records the
@@ -393,16 +395,25 @@ fn near_misses_are_reported_and_nullable_wrappers_are_not() {
         let owned =
             flatjoin::flatten_owned(under_p(union.clone()), &Options::default()).expect("flattens");
         assert_eq!(owned.diagnostics, flat.diagnostics, "{union}");
-        let skipped: Vec<&str> = flat
+        let skipped: Vec<(&str, flatjoin::SkipReason)> = flat
             .diagnostics
             .skipped
             .iter()
-            .map(|s| s.pointer.as_str())
+            .map(|s| (s.pointer.as_str(), s.reason.clone()))
             .collect();
-        if near_miss {
-            assert_eq!(skipped, ["/properties/p"], "{union}");
-        } else {
-            assert!(skipped.is_empty(), "{union}: {skipped:?}");
+        match branch {
+            Some(branch) => {
+                assert_eq!(
+                    skipped,
+                    [(
+                        "/properties/p",
+                        flatjoin::SkipReason::BranchNotObject { branch }
+                    )],
+                    "{union}"
+                );
+                assert_eq!(skipped[0].1.code(), "branch-not-object");
+            }
+            None => assert!(skipped.is_empty(), "{union}: {skipped:?}"),
         }
     }
 }
@@ -623,11 +634,13 @@ fn a_wrapper_beside_an_assertion_is_not_expanded() {
 #[test]
 fn skip_reasons_name_the_rule_that_failed() {
     use flatjoin::SkipReason;
+    // Nested, where a union of objects must be a DU to be flattened (SPEC §2.9).
     let skipped = |union: serde_json::Value| {
-        let flat = flatten(&union, &Options::default()).expect("flattens");
+        let original = json!({"type": "object", "properties": {"p": union}});
+        let flat = flatten(&original, &Options::default()).expect("flattens");
         assert!(
             flat.diagnostics.flattened.is_empty(),
-            "{union} was flattened"
+            "{original} was flattened"
         );
         flat.diagnostics.skipped.first().map(|s| s.reason.clone())
     };
@@ -639,12 +652,11 @@ fn skip_reasons_name_the_rule_that_failed() {
         skipped(json!({"oneOf": [branch(json!("a")), nothing]})),
         Some(SkipReason::BranchNotObject { branch: 1 })
     ));
-    // Object and array literals are not a discriminator's literal set: not flattened, and not
-    // even a near miss (no property holds a literal set).
+    // Object and array literals are not a discriminator's literal set: not flattened.
     for (a, b) in [(json!({"k": 1}), json!({"k": 2})), (json!([1]), json!([2]))] {
         assert_eq!(
             skipped(json!({"oneOf": [branch(a.clone()), branch(b.clone())]})),
-            None
+            Some(SkipReason::NoDiscriminator)
         );
     }
     // `op` is not required in branch 1 (rule 3 relaxed, SPEC §2.9), `mode` fails rule 4
@@ -671,7 +683,7 @@ fn skip_reasons_name_the_rule_that_failed() {
             flat.diagnostics
                 .flattened
                 .first()
-                .map(|s| s.discriminator.as_str()),
+                .map(|s| s.discriminator.as_deref().unwrap_or_default()),
             Some("op"),
             "{first} first"
         );
@@ -732,12 +744,15 @@ fn unions_where_looser_is_stricter_are_left_as_they_are() {
     ]});
     let value = json!({"k": "a", "s": 1});
     let under_not = json!({"type": "object", "properties": {"x": {"not": du.clone()}}});
-    let under_one_of = json!({"oneOf": [
+    // Nested: a root union of objects is joined (SPEC §2.9), so its members are not frozen.
+    let under_one_of = json!({"type": "object", "properties": {"y": {"oneOf": [
         {"type": "object", "properties": {"x": du}},
         {"type": "object", "properties": {"x": {"type": "object", "properties": {"s": {"type": "integer"}}}}}
-    ]});
-    for original in [under_not, under_one_of] {
-        let v = json!({"x": value.clone()});
+    ]}}});
+    for (original, v) in [
+        (under_not, json!({"x": value.clone()})),
+        (under_one_of, json!({"y": {"x": value.clone()}})),
+    ] {
         assert!(validator(&original).is_valid(&v), "{original}");
         let flat = flatten(&original, &Options::default()).expect("flattens");
         assert!(validator(&flat.schema).is_valid(&v), "{}", flat.schema);

@@ -173,3 +173,50 @@ fn a_root_union_the_join_keeps_is_an_error_everywhere_and_export_says_so() {
         assert!(stderr.contains("root-union-kept"), "{provider}: {stderr}");
     }
 }
+
+/// The unions of objects real programs write (SPEC §2.9, §6 decision 70) export to every provider
+/// with their fields: Pydantic's nested discriminated union, serde's default (externally tagged)
+/// enum as schemars renders it, and Zod's `z.union` of objects. No `root-union-kept`, exit 0, and
+/// the declaration's root is one object declaring every branch's fields. (The providers' SDKs
+/// judge the same exports in `sdk_acceptance.rs`, over the whole corpus.)
+#[test]
+fn unions_of_objects_export_with_their_fields() {
+    let cases: [(&str, &[&str]); 3] = [
+        (
+            "dialects/pydantic/nested_discriminated_union.json",
+            &["pet_type", "color", "black_name", "white_name", "name"],
+        ),
+        (
+            "dialects/schemars/externally_tagged_structs.json",
+            &["Move", "Say", "Circle"],
+        ),
+        (
+            "dialects/zod4-draft2020-12/union_of_objects.json",
+            &["path", "url", "headers"],
+        ),
+    ];
+    for (file, fields) in cases {
+        for provider in ["openai", "anthropic", "gemini"] {
+            let out = flatjoin(&["export", "--provider", provider], &corpus(file));
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(0), "{file} {provider}: {stderr}");
+            assert!(!stderr.contains("root-union-kept"), "{file} {provider}");
+            let doc = json(&out);
+            let schema = match provider {
+                "openai" => &doc[0]["function"]["parameters"],
+                "anthropic" => &doc[0]["input_schema"],
+                _ => &doc["functionDeclarations"][0]["parameters"],
+            };
+            let properties = schema["properties"]
+                .as_object()
+                .unwrap_or_else(|| panic!("{file} {provider}: no properties in {schema:#}"));
+            for field in fields {
+                assert!(
+                    properties.contains_key(*field),
+                    "{file} {provider}: {field}"
+                );
+            }
+            assert!(schema.get("oneOf").is_none() && schema.get("anyOf").is_none());
+        }
+    }
+}

@@ -15,15 +15,15 @@ pub fn manifest_diagnostics(tools: &[(String, flatjoin::Diagnostics)]) -> Value 
     let mut flattened = Vec::new();
     let mut skipped = Vec::new();
     for (tool, d) in tools {
-        for s in &d.flattened {
-            flattened.push(json!({
-                "tool": tool, "pointer": s.pointer, "discriminator": s.discriminator, "branches": s.branches,
-            }));
-        }
-        for s in &d.skipped {
-            skipped.push(json!({
-                "tool": tool, "pointer": s.pointer, "reason": s.reason.to_string(),
-            }));
+        // Each entry as `Diagnostics::to_json` writes it (one format), the tool named first.
+        let json = d.to_json();
+        for (list, out) in [("flattened", &mut flattened), ("skipped", &mut skipped)] {
+            for entry in json[list].as_array().into_iter().flatten() {
+                if let Value::Object(mut entry) = entry.clone() {
+                    entry.shift_insert(0, "tool".into(), Value::String(tool.clone()));
+                    out.push(Value::Object(entry));
+                }
+            }
         }
     }
     json!({"flattened": flattened, "skipped": skipped})

@@ -5,11 +5,14 @@
 //! registered under `http://localhost:1234/` through an offline retriever (nothing is fetched):
 //!
 //! - **flatten**: every suite schema is flattened; each instance the suite calls valid (and the
-//!   judge accepts with the original) must be accepted by the presentation. A schema the core
-//!   refuses is counted as unrunnable, with its error.
+//!   judge accepts with the original), when the `declared` reading promises it (below), must be
+//!   accepted by the presentation. A schema the core refuses is counted as unrunnable, with its
+//!   error.
 //! - **wrapped**: every suite schema is wrapped into discriminated unions (as a branch's own
 //!   keywords, and as a `payload` property; one and two branches); each instance, tagged, that the
-//!   judge accepts with the wrapped original must be accepted by its presentation (soundness).
+//!   judge accepts with the wrapped original, and that the `declared` reading promises (the
+//!   original restricted to it accepts it too, SPEC §2.8, §6 decision 62; the rest is counted as
+//!   not promised), must be accepted by its presentation (soundness).
 //! - **validate**: `flatjoin::Runtime`'s verdict (what `flatjoin validate` prints) must equal the
 //!   suite's on every required test (not under `optional/`), except the tests in [`XFAIL`].
 
@@ -209,6 +212,15 @@ pub struct PartCounts {
     pub unrunnable: Vec<String>,
     /// Failures, each a line naming the test.
     pub failures: Vec<String>,
+    /// Instances the original accepts outside what the `declared` reading promises (SPEC §2.8,
+    /// §6 decision 62): the original restricted to the promise rejects them, so they are not
+    /// judged (the flatten and wrapped parts). Left out of the results file while zero.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub not_promised: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// What the suite corpus found for one draft (serialized as is in `flatjoin check`'s results
@@ -248,14 +260,15 @@ impl SuiteReport {
         ] {
             let _ = writeln!(
                 s,
-                "suite {} {name}: {} schemas ({} with a union flattened), {} instances, {} passed, {} failed, {} unrunnable",
+                "suite {} {name}: {} schemas ({} with a union flattened), {} instances, {} passed, {} failed, {} unrunnable, {} not promised",
                 self.draft,
                 c.schemas,
                 c.flattened,
                 c.instances,
                 c.passed,
                 c.failures.len(),
-                c.unrunnable.len()
+                c.unrunnable.len(),
+                c.not_promised
             );
         }
         let _ = writeln!(
@@ -381,8 +394,18 @@ fn flatten_part(
             return;
         }
     };
+    // Compiled once, when a first value reaches it.
+    let mut promise = None;
     for t in &g.tests {
         if !(t.valid && original.is_valid(&t.data)) {
+            continue;
+        }
+        if promise
+            .get_or_insert_with(|| promise_of(&g.schema, draft, remotes, options))
+            .as_ref()
+            .is_some_and(|p| !p.is_valid(&t.data))
+        {
+            counts.not_promised += 1;
             continue;
         }
         counts.instances += 1;
@@ -614,11 +637,21 @@ fn wrapped_part(
                 continue;
             }
         };
+        // Compiled once per wrapping, when a first value reaches it.
+        let mut promise = None;
         for t in &g.tests {
             let Some(value) = value_of(tag, &t.data) else {
                 continue;
             };
             if !original.is_valid(&value) {
+                continue;
+            }
+            if promise
+                .get_or_insert_with(|| promise_of(&wrapped, draft, remotes, options))
+                .as_ref()
+                .is_some_and(|p| !p.is_valid(&value))
+            {
+                counts.not_promised += 1;
                 continue;
             }
             counts.instances += 1;
@@ -632,6 +665,33 @@ fn wrapped_part(
             }
         }
     }
+}
+
+/// What the presentation of `original` (a suite schema, or one wrapped) promises to accept,
+/// judged as the soundness oracle judges it (SPEC §4, §6 decision 62): under the `declared`
+/// reading of open branches (§2.8), the original restricted to that promise
+/// ([`crate::oracle::restrict_declared`], which only ever narrows, decision 68); `None` when every
+/// value the original accepts is promised (the `permissive` reading, or a restriction that
+/// changes nothing). A value it rejects carries, at some union, a key that another branch
+/// declares and the branch it selects does not: under draft-04, where `const` is no keyword, the
+/// `const`-tagged wrappers are unions without a discriminator, and a value of the open branch `b`
+/// may carry the keys the suite schema's branch declares; a suite schema whose root is an `anyOf`
+/// of objects is one too. A restriction the judge cannot compile promises all the original
+/// accepts.
+fn promise_of(
+    original: &Value,
+    draft: &str,
+    remotes: &Remotes,
+    options: &flatjoin::Options,
+) -> Option<jsonschema::Validator> {
+    if !matches!(options.open_branches, flatjoin::OpenBranches::Declared) {
+        return None;
+    }
+    let restricted = crate::oracle::restrict_declared(original);
+    if restricted == *original {
+        return None;
+    }
+    judge(&restricted, draft, remotes).ok()
 }
 
 /// The `$schema` of a schema when it is not one of the drafts' own meta-schemas.
@@ -716,7 +776,7 @@ fn runtime_for(schema: &Value, remotes: &Remotes) -> Result<flatjoin::Runtime, S
 /// A short Markdown section for `reports/conformance.md`.
 pub fn report_markdown(reports: &[SuiteReport]) -> String {
     let mut md = String::from(
-        "\n## JSON-Schema-Test-Suite corpus\n\n`corpus/json-schema-test-suite/` (see `corpus/README.md`), judged by `jsonschema` with the suite's remotes served offline.\n\n| draft | part | schemas | flattened | instances | passed | failed | unrunnable |\n| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n",
+        "\n## JSON-Schema-Test-Suite corpus\n\n`corpus/json-schema-test-suite/` (see `corpus/README.md`), judged by `jsonschema` with the suite's remotes served offline.\n\n| draft | part | schemas | flattened | instances | passed | failed | unrunnable | not promised |\n| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n",
     );
     for r in reports {
         for (name, c) in [
@@ -726,14 +786,15 @@ pub fn report_markdown(reports: &[SuiteReport]) -> String {
         ] {
             let _ = writeln!(
                 md,
-                "| {} | {name} | {} | {} | {} | {} | {} | {} |",
+                "| {} | {name} | {} | {} | {} | {} | {} | {} | {} |",
                 r.draft,
                 c.schemas,
                 c.flattened,
                 c.instances,
                 c.passed,
                 c.failures.len(),
-                c.unrunnable.len()
+                c.unrunnable.len(),
+                c.not_promised
             );
         }
     }

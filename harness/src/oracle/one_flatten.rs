@@ -103,8 +103,10 @@ impl Subject {
     }
 
     /// Soundness, static: for each root branch, `jsonschema`'s canonical `covers` must never say the
-    /// presentation fails to contain it. Under `declared`, each open branch is first restricted to
-    /// the keys the reading promises (keys declared by other members of any union become `false`).
+    /// presentation fails to contain it. Under `declared`, the branch is the original restricted
+    /// to the keys the reading promises ([`restrict_declared`]: keys declared by other members of
+    /// any union are forbidden), reduced to that branch ([`declared_member`]); the restriction
+    /// only narrows, so that is a part of the original branch (SPEC §6 decisions 64 and 68).
     /// Yes and unknown answers are counted; unsupported schemas count as unknown.
     pub fn static_soundness(&self) -> Judged {
         let Some(map) = self.original.as_object() else {
@@ -155,18 +157,13 @@ impl Subject {
             OpenBranches::Permissive => None,
         };
         for i in 0..members.len() {
-            let original_doc = one_member(&self.original, keyword, i);
             let branch_doc = match &restricted {
-                None => Some(original_doc),
-                Some(r) => declared_part(original_doc, one_member(r, keyword, i)),
+                None => one_member(&self.original, keyword, i),
+                Some(r) => declared_member(&self.original, r, keyword, i),
             };
-            let answer = branch_doc
-                .as_ref()
-                .and_then(|b| canon(b).ok().and_then(|b| presentation.covers(&b).ok()));
-            let Some(branch_doc) = branch_doc else {
-                measure.static_unknown += 1;
-                continue;
-            };
+            let answer = canon(&branch_doc)
+                .ok()
+                .and_then(|b| presentation.covers(&b).ok());
             match answer {
                 Some(Containment::Yes) => measure.static_yes += 1,
                 Some(Containment::No) => {
@@ -445,62 +442,25 @@ fn one_member(doc: &Value, keyword: &str, i: usize) -> Value {
     doc
 }
 
-/// What the `declared` reading promises of one branch as one document: the values the original
-/// branch accepts **and** the restricted one accepts (SPEC §6 decision 64). The restriction
-/// alone is not enough: forbidding a name in a member of a nested `oneOf` can make that `oneOf`
-/// accept a value two of its members matched before, a value the original rejects. The original
-/// branch goes under the restricted document's root `allOf`, its local references re-rooted there
-/// (`#/x` → `#/allOf/k/x`). The restricted document alone when the restriction changed nothing,
-/// or when the document has no place where restricting a subschema can loosen it (no `oneOf`
-/// below the root, no `not`, `if` or `maxContains`); otherwise `None` (an unknown answer) when
-/// the document names resources or anchors, which a second copy would declare twice.
-fn declared_part(original: Value, restricted: Value) -> Option<Value> {
-    let mut named = false;
-    let mut loosening = false;
-    crate::keywords::walk(&original, &mut |node| {
-        named |= ["$id", "id", "$anchor", "$dynamicAnchor", "$recursiveAnchor"]
-            .iter()
-            .any(|k| node.get(k).is_some_and(Value::is_string));
-        loosening |= ["not", "if", "maxContains"]
-            .iter()
-            .any(|k| node.get(k).is_some())
-            || (!std::ptr::eq(node, &original) && node.get("oneOf").is_some());
-    });
-    if original == restricted || !loosening {
-        return Some(restricted);
+/// What the `declared` reading promises of branch `i` as one document: the restricted document
+/// ([`restrict_declared`]) with its root union reduced to member `i`. Where the root `oneOf`'s
+/// members overlap, the restriction keeps them as written and adds the narrowed ones as an `anyOf`
+/// at the end of the root `allOf`; that conjunct is reduced to member `i` too. The restriction
+/// only ever narrows (SPEC §6 decision 68), so this is a part of the original branch `i`: the
+/// intersection with it that decision 64 built is no longer needed.
+fn declared_member(original: &Value, restricted: &Value, keyword: &str, i: usize) -> Value {
+    let mut doc = one_member(restricted, keyword, i);
+    let parts = |d: &Value| d.get("allOf").and_then(Value::as_array).map_or(0, Vec::len);
+    if keyword == "oneOf"
+        && parts(restricted) == parts(original) + 1
+        && let Some(Value::Array(narrowed)) = doc
+            .get_mut("allOf")
+            .and_then(Value::as_array_mut)
+            .and_then(|a| a.last_mut())
+            .and_then(|c| c.get_mut("anyOf"))
+        && let Some(member) = narrowed.get(i).cloned()
+    {
+        *narrowed = vec![member];
     }
-    let mut doc = restricted;
-    let obj = doc.as_object_mut()?;
-    let all_of = obj.entry("allOf").or_insert_with(|| json!([]));
-    let members = all_of.as_array_mut().filter(|_| !named)?;
-    let prefix = format!("#/allOf/{}", members.len());
-    let mut copy = rerooted(&original, &prefix);
-    if let Some(o) = copy.as_object_mut() {
-        o.remove("$schema");
-    }
-    members.push(copy);
-    Some(doc)
-}
-
-/// `schema` with every local JSON-pointer `$ref` under it prefixed with `prefix` (`#` → `prefix`,
-/// `#/x` → `prefix/x`), through the subschema keywords only.
-fn rerooted(schema: &Value, prefix: &str) -> Value {
-    let Value::Object(map) = schema else {
-        return schema.clone();
-    };
-    let mut out = serde_json::Map::with_capacity(map.len());
-    for (key, value) in map {
-        let value = match (key.as_str(), value) {
-            ("$ref", Value::String(r)) => match r.strip_prefix('#') {
-                Some(pointer) if pointer.is_empty() || pointer.starts_with('/') => {
-                    Value::String(format!("{prefix}{pointer}"))
-                }
-                _ => value.clone(),
-            },
-            _ => crate::keywords::map_subschemas(key, value, &mut |sub| rerooted(sub, prefix))
-                .unwrap_or_else(|| value.clone()),
-        };
-        out.insert(key.clone(), value);
-    }
-    Value::Object(out)
+    doc
 }

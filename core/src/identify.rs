@@ -292,10 +292,13 @@ pub(crate) fn identify(node: &Map<String, Value>, ptr: &str, document: &Value) -
 #[derive(Default)]
 struct Nesting {
     /// Identified nested unions by pointer: the union and its projected view, or `None`.
-    done: HashMap<String, Option<(Union, Map<String, Value>)>>,
+    done: HashMap<String, Option<Projected>>,
     /// Pointers of the unions being identified, outermost first.
     stack: Vec<String>,
 }
+
+/// A union nested in a branch, and the projected view of the object it becomes.
+type Projected = (Union, Map<String, Value>);
 
 /// A union nested in a branch, identified in [`Mode::Joined`] with its projected view, once.
 fn nested_union(
@@ -303,7 +306,7 @@ fn nested_union(
     ptr: &str,
     document: &Value,
     nesting: &mut Nesting,
-) -> Option<(Union, Map<String, Value>)> {
+) -> Option<Projected> {
     if let Some(found) = nesting.done.get(ptr) {
         return found.clone();
     }

@@ -16,6 +16,9 @@
 //!   oracle sets it runs ([`Subject::outcomes`], [`Subject::implementation_outcomes`]);
 //! - `one_flatten`: the oracles that judge one flatten (soundness, presentation validity,
 //!   static soundness, object guarantee, structure, dedup, no blow-up);
+//! - `coverage`: the coverage oracle (SPEC §2.9, §4 "Object guarantee"): a root union of objects
+//!   is one object, every union site is named, every reason given holds by the harness's own
+//!   reading;
 //! - `again`: the oracles that flatten again (determinism, one implementation, idempotence);
 //! - `runtime`: the runtime boundary;
 //! - `whole_case`: the invariances over a whole model case (branch order, duplicate branch,
@@ -36,12 +39,14 @@ use flatjoin::{OpenBranches, Options, Scope};
 use serde_json::{Map, Value, json};
 
 mod again;
+mod coverage;
 mod one_flatten;
 mod reading;
 mod runtime;
 mod subject;
 mod whole_case;
 
+pub use coverage::{CODES as SKIP_CODES, judge_coverage};
 pub use one_flatten::{presentation_validity, presentation_validity_of};
 pub use reading::{RootUnion, discriminated_root, restrict_declared};
 pub use subject::Subject;
@@ -66,6 +71,9 @@ pub enum Oracle {
     StaticSoundness,
     /// A DU root yields `type: "object"`.
     ObjectGuarantee,
+    /// A root union of objects yields one object, every union site is named in the diagnostics,
+    /// and every reason given for a site left as it is holds (SPEC §2.9, §4).
+    Coverage,
     /// Arrays keep `items`, objects keep their vocabulary (ADR 0205).
     StructureRetained,
     /// Dedup: no identical alternatives, idempotent.
@@ -97,11 +105,12 @@ pub enum Oracle {
 
 impl Oracle {
     /// Every oracle, in report order.
-    pub const ALL: [Oracle; 16] = [
+    pub const ALL: [Oracle; 17] = [
         Oracle::Soundness,
         Oracle::PresentationValidity,
         Oracle::StaticSoundness,
         Oracle::ObjectGuarantee,
+        Oracle::Coverage,
         Oracle::StructureRetained,
         Oracle::Dedup,
         Oracle::Determinism,
@@ -119,11 +128,12 @@ impl Oracle {
     /// The oracles `flatjoin check --implementation` judges an implementation by: every one that
     /// needs only the presentations an implementation returns (not the core's diagnostics,
     /// manifest path, runtime or `dedup`), in report order.
-    pub const IMPLEMENTATION: [Oracle; 12] = [
+    pub const IMPLEMENTATION: [Oracle; 13] = [
         Oracle::Soundness,
         Oracle::PresentationValidity,
         Oracle::StaticSoundness,
         Oracle::ObjectGuarantee,
+        Oracle::Coverage,
         Oracle::StructureRetained,
         Oracle::Dedup,
         Oracle::Determinism,
@@ -141,6 +151,7 @@ impl Oracle {
             Oracle::PresentationValidity => "presentation-validity",
             Oracle::StaticSoundness => "static-soundness",
             Oracle::ObjectGuarantee => "object-guarantee",
+            Oracle::Coverage => "coverage",
             Oracle::StructureRetained => "structure-retained",
             Oracle::Dedup => "dedup",
             Oracle::Determinism => "determinism",

@@ -89,7 +89,7 @@ impl Subject {
         {
             diagnostics.flattened.push(flatjoin::FlattenedSite {
                 pointer: String::new(),
-                discriminator: du.tag,
+                discriminator: Some(du.tag),
                 branches: du.literals.len(),
             });
         }
@@ -221,6 +221,7 @@ impl Subject {
             ),
             (Oracle::StaticSoundness, run(self.static_soundness())),
             (Oracle::ObjectGuarantee, run(self.object_guarantee())),
+            (Oracle::Coverage, run(self.coverage())),
             (Oracle::StructureRetained, run(self.structure_retained())),
             (Oracle::Dedup, run(self.dedup())),
         ];
@@ -247,6 +248,7 @@ impl Subject {
             ),
             (Oracle::StaticSoundness, run(self.static_soundness())),
             (Oracle::ObjectGuarantee, run(self.object_guarantee())),
+            (Oracle::Coverage, run(self.coverage_of_presentation())),
             (Oracle::StructureRetained, run(self.structure_retained())),
             (Oracle::Dedup, run(self.dedup_of_presentation())),
             (Oracle::Determinism, run(self.determinism_with(present))),

@@ -334,14 +334,14 @@ fn identify_in(
     mode: Mode,
     nesting: &mut Nesting,
 ) -> (Identified, Option<Map<String, Value>>) {
-    let (keyword, members) = match (node.get("oneOf"), node.get("anyOf")) {
-        (Some(Value::Array(m)), _) => ("oneOf", m),
-        (None, Some(Value::Array(m))) => ("anyOf", m),
-        _ => return (Identified::NotUnion(None), None),
-    };
-    if members.len() < 2 {
+    if !is_union_site(node) {
         return (Identified::NotUnion(None), None);
     }
+    let (keyword, members) = match (node.get("oneOf"), node.get("anyOf")) {
+        (Some(Value::Array(m)), _) => ("oneOf", m),
+        (_, Some(Value::Array(m))) => ("anyOf", m),
+        _ => return (Identified::NotUnion(None), None),
+    };
     let skip = |reason: SkipReason| (Identified::NotUnion(Some(reason)), None);
     let union_ptr = pointer::push(ptr, keyword);
     let mut branch_parts = Vec::with_capacity(members.len());
@@ -366,7 +366,10 @@ fn identify_in(
             let Some(Value::Object(inner)) = pointer::get(document, p) else {
                 continue;
             };
-            if !(keywords::has(inner, "oneOf") || keywords::has(inner, "anyOf")) {
+            // A union site has two or more members (SPEC §6 decision 70); a one-member
+            // `oneOf`/`anyOf` is no union, and a branch holding one is judged by rule 1 as it
+            // is.
+            if !is_union_site(inner) {
                 continue;
             }
             nesting.stack.push(ptr.to_owned());
@@ -626,6 +629,14 @@ fn check_candidate(
         }
     }
     Ok((all, required_everywhere))
+}
+
+/// Whether a node is a union site: a `oneOf` (else `anyOf`) array of two or more members.
+fn is_union_site(node: &Map<String, Value>) -> bool {
+    match (node.get("oneOf"), node.get("anyOf")) {
+        (Some(Value::Array(m)), _) | (None, Some(Value::Array(m))) => m.len() >= 2,
+        _ => false,
+    }
 }
 
 /// The literal set one branch gives a property from its definitions (one per part): with several

@@ -336,3 +336,24 @@ fn a_union_with_a_non_object_branch_stays_even_at_the_root() {
         Some(SkipReason::BranchNotObject { branch: 1 })
     );
 }
+
+/// A one-member `oneOf`/`anyOf` is no union site (SPEC §6 decision 70): a union whose branch is
+/// one is named `branch-not-object` when that member is not an object, not `branch-union-kept`.
+/// Found by the coverage oracle on the open-world generator (default seed, case 43).
+#[test]
+fn a_one_member_union_as_a_branch_is_no_union_kept() {
+    let original = json!({"type": "object", "properties": {"p": {"anyOf": [
+        {"anyOf": [{"type": "string"}]}, {"type": "null"}
+    ]}}});
+    let flat = sound(&original, &[json!({"p": "s"}), json!({"p": null})]);
+    let reasons: Vec<(&str, SkipReason)> = flat
+        .diagnostics
+        .skipped
+        .iter()
+        .map(|s| (s.pointer.as_str(), s.reason.clone()))
+        .collect();
+    assert_eq!(
+        reasons,
+        [("/properties/p", SkipReason::BranchNotObject { branch: 0 })]
+    );
+}

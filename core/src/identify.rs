@@ -273,16 +273,40 @@ fn is_scalar(v: &Value) -> bool {
     !(v.is_array() || v.is_object())
 }
 
-/// Identifies the union at `node` (pointer `ptr`) in `document`: at the root a union of object
-/// branches is joined even without a discriminator (SPEC §2.9), elsewhere it must be a
-/// discriminated union.
+/// Identifies the union at `node` (pointer `ptr`) in `document`: at the root (or where the root's
+/// `$ref` leads) a union of object branches is joined even without a discriminator (SPEC §2.9),
+/// elsewhere it must be a discriminated union.
 pub(crate) fn identify(node: &Map<String, Value>, ptr: &str, document: &Value) -> Identified {
-    let mode = if ptr.is_empty() {
+    let mode = if ptr.is_empty() || is_root_target(document, ptr) {
         Mode::Joined
     } else {
         Mode::Nested
     };
     identify_in(node, ptr, document, mode, &mut Nesting::default()).0
+}
+
+/// Whether `ptr` is where the root's own local `$ref` leads (through a chain of them): the root of
+/// the tool schema is its target (SPEC §6 decisions 23 and 70; Zod writes a root with an `id` as
+/// `{"$ref": "#/$defs/Name", "$defs": {…}}`).
+fn is_root_target(document: &Value, ptr: &str) -> bool {
+    let mut node = document;
+    for _ in 0..MAX_PART_STEPS {
+        let Some(target) = node
+            .get("$ref")
+            .and_then(Value::as_str)
+            .and_then(pointer::local_ref)
+        else {
+            return false;
+        };
+        if target == ptr {
+            return true;
+        }
+        match pointer::get(document, &target) {
+            Some(next) => node = next,
+            None => return false,
+        }
+    }
+    false
 }
 
 /// The unions nested in branches that one identification has read: each once (a union reached

@@ -85,15 +85,10 @@ test('zod-world: every root union of objects becomes one object', () => {
   assert.equal(left, 0, `${left} root unions of objects left as unions (one object / root unions: ${perForm}); first:\n  ${first}`);
 });
 
-// Zod writes `{"$ref": "#/$defs/Root", "$defs": {"Root": {"anyOf": [...]}}}` when the root schema
-// has an id (`z.union([...]).meta({ id: "Root" })`). The join reads a root union of objects without
-// a discriminator only at the root of the document (SPEC §6 decision 70), and a root `$ref` is its
-// target only in the profiles' lowering (decision 23), so such a union is left as a nested
-// `no-discriminator` site. Judged here at the target; marked todo until the join reads a root `$ref`
-// as its target (then drop the todo).
-test('zod-world: a root union of objects behind a root $ref becomes one object', {
-  todo: 'the join does not read a root $ref as its target (SPEC §6 decisions 23, 70); see reports/zod-world.md',
-}, () => {
+// A root union of objects behind a root `$ref`: Zod writes the root so when the union has an id
+// (`z.union([...]).meta({ id: "Root" })`). The root's `$ref` target is read as the root (SPEC §6
+// decisions 23 and 70), so the union there is joined like one written at the root.
+test('zod-world: a root union of objects behind a root $ref becomes one object', () => {
   const r = results();
   const behind = total(r, 'objectRootsBehindRef');
   const left = behind - total(r, 'objectRootsBehindRefOneObject');

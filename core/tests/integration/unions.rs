@@ -357,3 +357,31 @@ fn a_one_member_union_as_a_branch_is_no_union_kept() {
         [("/properties/p", SkipReason::BranchNotObject { branch: 0 })]
     );
 }
+
+/// Zod writes a root union with an id as a root `$ref` into `$defs` (`z.union([...]).meta({id})`):
+/// the target of the root's `$ref` is the root of the tool schema, and a union of objects there is
+/// joined without a discriminator like one written at the root (SPEC §6 decisions 23 and 70).
+/// Found by the Zod world (`harness/worlds/zod/world.mjs`, seed 1, program 262).
+#[test]
+fn a_union_of_objects_behind_the_roots_ref_is_joined() {
+    let union = json!({"anyOf": [
+        {"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"],
+         "additionalProperties": false},
+        {"type": "object", "properties": {"id": {"type": "number"}}, "required": ["id"],
+         "additionalProperties": false}
+    ]});
+    let original = json!({"$ref": "#/$defs/SearchArgs", "$defs": {"SearchArgs": union.clone()}});
+    let flat = sound(&original, &[json!({"query": "q"}), json!({"id": 3})]);
+    let target = &flat.schema["$defs"]["SearchArgs"];
+    assert!(is_one_object(target), "{:#}", flat.schema);
+    assert_eq!(target["maxProperties"], 1);
+    // Used anywhere else, the same union stays (nested, it needs a discriminator).
+    let elsewhere = json!({"type": "object", "properties": {"args": {"$ref": "#/$defs/SearchArgs"}},
+                           "$defs": {"SearchArgs": union}});
+    let kept = sound(&elsewhere, &[json!({"args": {"query": "q"}})]);
+    assert!(
+        kept.diagnostics.flattened.is_empty(),
+        "{:?}",
+        kept.diagnostics
+    );
+}

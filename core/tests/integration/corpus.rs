@@ -17,7 +17,12 @@ fn case_name(path: &std::path::Path) -> String {
 #[test]
 fn dialect_snapshots() {
     // Snapshots are reviewed by hand before acceptance; CI runs with INSTA_UPDATE=no.
-    let dialects = crate::oracle::corpus_dir().join("dialects");
+    // Canonical, as `glob!` hands out canonical paths: the description names the file relative
+    // to the repository, never the machine's checkout path.
+    let dialects = crate::oracle::corpus_dir()
+        .join("dialects")
+        .canonicalize()
+        .expect("corpus/dialects exists");
     insta::glob!("../../../corpus/dialects", "**/*.json", |path| {
         let original = read(path);
         let flat = flatten(&original, &Options::default()).expect("sample flattens");

@@ -15,6 +15,7 @@ pub fn report_markdown(result: &CheckResult) -> String {
         result.static_yes, result.static_unknown
     ));
     widening(&mut md, &result.widenings);
+    md.push_str(REAL_PROGRAMS);
     if !result.suite.is_empty() {
         md.push_str(&suite::report_markdown(&result.suite));
     }
@@ -23,6 +24,11 @@ pub fn report_markdown(result: &CheckResult) -> String {
     violations(&mut md, result);
     md
 }
+
+/// `## Real programs`: where the worlds of real emitters report the share of root unions that
+/// become one object per form and the skip reasons (SPEC §2.9); they need Python and Node.js, so
+/// this run does not make them.
+const REAL_PROGRAMS: &str = "\n## Real programs\n\nThe unions of objects real programs write, emitted by the real libraries and judged by independent validators, per form (root unions that become one object, union sites flattened and skipped by reason code, values, unsound): [`pydantic-world.md`](pydantic-world.md) (random Pydantic v2 programs, `python3 harness/worlds/pydantic/world.py`) and [`zod-world.md`](zod-world.md) (random Zod 4 programs, `node harness/worlds/zod/world.mjs`). The `coverage` oracle above judges the same promises on every generated and corpus case.\n";
 
 /// The generated-file comment, the title and the run's summary list.
 fn header(md: &mut String, result: &CheckResult) {

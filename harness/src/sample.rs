@@ -68,7 +68,10 @@ pub fn branch_samples(root: &Value, reading: Reading) -> Vec<BranchSamples> {
     let sampler = Sampler { root, reading };
     match root_branches(root) {
         Some(branches) => {
-            let names: Vec<Vec<String>> = branches.iter().map(declared_names).collect();
+            let names: Vec<Vec<String>> = branches
+                .iter()
+                .map(|b| sampler.declared_within(b, 0))
+                .collect();
             branches
                 .iter()
                 .enumerate()
@@ -77,7 +80,7 @@ pub fn branch_samples(root: &Value, reading: Reading) -> Vec<BranchSamples> {
                     BranchSamples {
                         branch: i,
                         schema: b.clone(),
-                        values: sampler.values(b, 0, &foreign),
+                        values: sampler.branch_values(b, 0, &foreign),
                     }
                 })
                 .collect()
@@ -102,6 +105,17 @@ pub fn declared_names(schema: &Value) -> Vec<String> {
         .and_then(Value::as_object)
         .map(|p| p.keys().cloned().collect())
         .unwrap_or_default()
+}
+
+/// The members of a schema that is a union and declares no properties of its own (a branch that
+/// is itself a union), with the schema's keywords.
+fn union_members(schema: &Value) -> Option<(&Map<String, Value>, &Vec<Value>)> {
+    let map = schema.as_object()?;
+    if map.contains_key("properties") {
+        return None;
+    }
+    let members = map.get("oneOf").or_else(|| map.get("anyOf"))?.as_array()?;
+    Some((map, members))
 }
 
 fn foreign_names(names: &[Vec<String>], own: usize) -> Vec<String> {
@@ -259,6 +273,57 @@ fn num(map: &Map<String, Value>, key: &str) -> Option<f64> {
 }
 
 impl Sampler<'_> {
+    /// The values of one root branch: a branch that is itself a union (a nested discriminated
+    /// union, SPEC §2.9) gets the values of each of its members as a root branch of its own
+    /// (each up to [`MAX_ROOT_VALUES`]), so that every leaf is covered as well as a plain branch
+    /// is; `foreign` then also holds the names its sibling members declare. `level` counts the
+    /// unions entered.
+    fn branch_values(&self, branch: &Value, level: usize, foreign: &[String]) -> Vec<Value> {
+        let Some((map, members)) = union_members(branch).filter(|_| level < MAX_DEPTH) else {
+            return self.values(branch, 0, foreign);
+        };
+        let merged: Vec<Value> = members
+            .iter()
+            .map(|m| merge_member(self.root, map, m))
+            .collect();
+        let names: Vec<Vec<String>> = merged
+            .iter()
+            .map(|m| self.declared_within(m, level + 1))
+            .collect();
+        let mut out = Vec::new();
+        for (i, member) in merged.iter().enumerate() {
+            let mut foreign = foreign.to_vec();
+            for name in foreign_names(&names, i) {
+                if !foreign.contains(&name) {
+                    foreign.push(name);
+                }
+            }
+            out.extend(self.branch_values(member, level + 1, &foreign));
+        }
+        out
+    }
+
+    /// The property names a branch declares: its own, or, for a branch that is itself a union,
+    /// those its members declare (through `$ref`, a bounded number of levels deep).
+    fn declared_within(&self, branch: &Value, depth: usize) -> Vec<String> {
+        let branch = follow(self.root, branch);
+        match union_members(branch).filter(|_| depth <= MAX_DEPTH) {
+            Some((map, members)) => {
+                let mut names: Vec<String> = Vec::new();
+                for member in members {
+                    let merged = merge_member(self.root, map, member);
+                    for name in self.declared_within(&merged, depth + 1) {
+                        if !names.contains(&name) {
+                            names.push(name);
+                        }
+                    }
+                }
+                names
+            }
+            None => declared_names(branch),
+        }
+    }
+
     fn values(&self, schema: &Value, depth: usize, foreign: &[String]) -> Vec<Value> {
         if depth > MAX_DEPTH {
             return Vec::new();
@@ -628,5 +693,53 @@ mod tests {
         assert_eq!(branches[0]["required"], json!(["shared", "kind"]));
         let vs = branch_samples(&s, Reading::Declared);
         assert!(vs[0].values.contains(&json!({"shared": true, "kind": 1})));
+    }
+
+    #[test]
+    fn each_branch_of_a_union_branch_is_sampled_as_a_root_branch_is() {
+        // Pydantic's nested union: `Cat` (itself a union on `color`) beside `Dog`, each leaf with
+        // enough fields that a cap on nested values would thin it out.
+        let fields = |tag: &str, prefix: &str| {
+            let mut props = serde_json::Map::new();
+            props.insert("pet".into(), json!({"const": "cat"}));
+            props.insert("color".into(), json!({"const": tag}));
+            for k in 0..8 {
+                props.insert(
+                    format!("{prefix}{k}"),
+                    json!({"type": "integer", "minimum": k, "maximum": 9}),
+                );
+            }
+            json!({"type": "object", "properties": props, "required": ["pet", "color"]})
+        };
+        let (black, white) = (fields("black", "b"), fields("white", "w"));
+        let s = json!({"oneOf": [
+            {"oneOf": [black, white]},
+            {"type": "object", "properties": {"pet": {"const": "dog"}, "d": {"type": "string"}},
+                "required": ["pet"]}
+        ]});
+        let samples = branch_samples(&s, Reading::Permissive);
+        assert_eq!(samples.len(), 2);
+        for leaf in [&black, &white] {
+            let alone = branch_samples(&json!({"oneOf": [leaf]}), Reading::Permissive);
+            assert!(alone[0].values.len() > MAX_VALUES);
+            for value in &alone[0].values {
+                if value.get("d").is_none() {
+                    assert!(samples[0].values.contains(value), "{value} is missing");
+                }
+            }
+        }
+        // Under the permissive reading a leaf also meets the names its sibling and the other
+        // root branch declare.
+        let values = &samples[0].values;
+        assert!(
+            values
+                .iter()
+                .any(|v| v["color"] == "black" && v.get("w0").is_some())
+        );
+        assert!(
+            values
+                .iter()
+                .any(|v| v["color"] == "white" && v.get("d").is_some())
+        );
     }
 }

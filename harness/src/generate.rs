@@ -6,7 +6,7 @@ use proptest::prelude::*;
 use proptest::strategy::BoxedStrategy;
 
 use crate::model::{
-    Bare, Bound, Branch, Case, Field, Literal, Name, NullStyle, Policy, Shape, Text, Union,
+    Bare, Bound, Branch, Case, Field, Form, Literal, Name, NullStyle, Policy, Shape, Text, Union,
 };
 
 /// A discriminator or `enum` literal: mostly strings, some numbers (`1` and `1.0`, `1e16` written
@@ -85,8 +85,56 @@ fn field(inner: BoxedStrategy<Shape>) -> impl Strategy<Value = Field> {
     })
 }
 
+/// The form of the root union (SPEC §2.9): internally tagged (a discriminated union, the
+/// majority), adjacently tagged, externally tagged, untagged, in 16 : 2 : 2 : 2.
+fn root_form() -> impl Strategy<Value = Form> {
+    prop_oneof![
+        16 => Just(Form::Internal),
+        2 => Just(Form::Adjacent),
+        2 => Just(Form::External),
+        2 => Just(Form::Untagged),
+    ]
+}
+
+/// The form of a union nested in a field, an item or a definition: the forms without a
+/// discriminator, which stay unions there (SPEC §2.9), more often than at the root (5 : 1 : 1 : 1).
+fn nested_form() -> impl Strategy<Value = Form> {
+    prop_oneof![
+        5 => Just(Form::Internal),
+        1 => Just(Form::Adjacent),
+        1 => Just(Form::External),
+        1 => Just(Form::Untagged),
+    ]
+}
+
+/// Whether a branch is a unit variant (kept only where the form has them: adjacently and
+/// externally tagged): one branch in ten.
+fn unit() -> impl Strategy<Value = bool> {
+    prop::bool::weighted(0.1)
+}
+
+/// The probability that a branch is itself a discriminated union on another tag (kept only in
+/// internally tagged unions; SPEC §2.9).
+const INNER_UNION: f64 = 1.0 / 12.0;
+
+/// An inner union's tag and branches, each branch built by `branch` (its own tags, fields,
+/// policy, note, defaulted tag).
+fn inner_union(branch: BoxedStrategy<Branch>) -> impl Strategy<Value = Option<Box<Union>>> {
+    prop::option::weighted(
+        INNER_UNION,
+        (0u8..3, prop::collection::vec(branch, 2..4)).prop_map(|(tag, branches)| {
+            Box::new(Union {
+                tag,
+                branches,
+                note: None,
+                form: Form::Internal,
+            })
+        }),
+    )
+}
+
 fn union(inner: BoxedStrategy<Shape>) -> impl Strategy<Value = Union> {
-    let branch = (
+    let leaf_branch = (
         prop::collection::vec(literal(), 1..3),
         prop::collection::vec(field(inner.clone()), 0..3),
         policy(leaf()),
@@ -98,12 +146,35 @@ fn union(inner: BoxedStrategy<Shape>) -> impl Strategy<Value = Union> {
             policy,
             note: None,
             tag_default,
+            unit: false,
+            inner: None,
+        })
+        .boxed();
+    let branch = (
+        prop::collection::vec(literal(), 1..3),
+        prop::collection::vec(field(inner.clone()), 0..3),
+        policy(leaf()),
+        tag_default(),
+        unit(),
+        inner_union(leaf_branch),
+    )
+        .prop_map(|(tags, fields, policy, tag_default, unit, inner)| Branch {
+            tags,
+            fields,
+            policy,
+            note: None,
+            tag_default,
+            unit,
+            inner,
         });
-    (0u8..3, prop::collection::vec(branch, 2..4)).prop_map(|(tag, branches)| Union {
-        tag,
-        branches,
-        note: None,
-    })
+    (0u8..3, prop::collection::vec(branch, 2..4), nested_form()).prop_map(
+        |(tag, branches, form)| Union {
+            tag,
+            branches,
+            note: None,
+            form,
+        },
+    )
 }
 
 /// Any shape, nested up to a few levels (`prop_recursive`, so failures shrink toward leaves).
@@ -259,58 +330,91 @@ fn looser_bound(shape: &Shape) -> Shape {
 /// How a branch uses one pool entry: which, whether required, its outer note, how it differs.
 type Pick = (usize, bool, Option<Text>, Variant);
 
-/// A whole case: a pool of (name, shape) definitions, branches picking from it.
-pub fn case() -> impl Strategy<Value = Case> {
-    let pool = prop::collection::vec((name(), shape()), 1..6);
+/// One branch's draw in [`case`]: its literals, its picks from the pool, policy, note, defaulted
+/// tag.
+type BranchDraw = (Vec<Literal>, Vec<Pick>, Policy, Option<Text>, bool);
+
+fn branch_draw() -> impl Strategy<Value = BranchDraw> {
     let pick = (0usize..8, any::<bool>(), text(), variant());
-    let branch = (
+    (
         prop::collection::vec(literal(), 1..3),
         prop::collection::vec(pick, 0..5),
         policy(leaf()),
         text(),
         tag_default(),
+    )
+}
+
+/// A branch from its draw, its fields picked from `pool`.
+fn branch_from(
+    (tags, picks, policy, note, tag_default): BranchDraw,
+    pool: &[(Name, Shape)],
+) -> Branch {
+    Branch {
+        tags,
+        fields: picks
+            .into_iter()
+            .map(|(i, required, outer, variant)| {
+                let (name, shape) = &pool[i % pool.len()];
+                Field {
+                    name: *name,
+                    shape: match variant {
+                        Variant::Same => shape.clone(),
+                        Variant::DeepNote(t) => annotate_deep(shape, t),
+                        Variant::KeywordField => keyword_field(shape),
+                        Variant::LooserBound => looser_bound(shape),
+                    },
+                    required,
+                    note: outer,
+                }
+            })
+            .collect(),
+        policy,
+        note,
+        tag_default,
+        unit: false,
+        inner: None,
+    }
+}
+
+/// A whole case: a pool of (name, shape) definitions, branches picking from it (the branches of
+/// a branch that is itself a union too), the root in one of the forms of [`root_form`].
+pub fn case() -> impl Strategy<Value = Case> {
+    let pool = prop::collection::vec((name(), shape()), 1..6);
+    let inner = prop::option::weighted(
+        INNER_UNION,
+        (0u8..3, prop::collection::vec(branch_draw(), 2..4)),
     );
+    let branch = (branch_draw(), unit(), inner);
     (
-        0u8..3,
+        (0u8..3, root_form()),
         pool,
         prop::collection::vec(branch, 2..5),
         text(),
         prop::collection::vec(shape(), 0..3),
     )
-        .prop_map(|(tag, pool, branches, note, defs)| {
+        .prop_map(|((tag, form), pool, branches, note, defs)| {
             let branches = branches
                 .into_iter()
-                .map(
-                    |(tags, picks, policy, note, tag_default): (_, Vec<Pick>, _, _, _)| Branch {
-                        tags,
-                        fields: picks
-                            .into_iter()
-                            .map(|(i, required, outer, variant)| {
-                                let (name, shape) = &pool[i % pool.len()];
-                                Field {
-                                    name: *name,
-                                    shape: match variant {
-                                        Variant::Same => shape.clone(),
-                                        Variant::DeepNote(t) => annotate_deep(shape, t),
-                                        Variant::KeywordField => keyword_field(shape),
-                                        Variant::LooserBound => looser_bound(shape),
-                                    },
-                                    required,
-                                    note: outer,
-                                }
-                            })
-                            .collect(),
-                        policy,
-                        note,
-                        tag_default,
-                    },
-                )
+                .map(|(draw, unit, inner)| Branch {
+                    unit,
+                    inner: inner.map(|(tag, leaves)| {
+                        Box::new(Union {
+                            tag,
+                            branches: leaves.into_iter().map(|d| branch_from(d, &pool)).collect(),
+                            note: None,
+                            form: Form::Internal,
+                        })
+                    }),
+                    ..branch_from(draw, &pool)
+                })
                 .collect();
             Case {
                 root: Union {
                     tag,
                     branches,
                     note,
+                    form,
                 },
                 defs,
             }
@@ -318,14 +422,18 @@ pub fn case() -> impl Strategy<Value = Case> {
         })
 }
 
-/// A generated sample of rendered schemas (the provider SDK judges of `flatjoin-cli` use it): `cases` discriminated unions from the harness's
+/// A generated sample of rendered schemas (the provider SDK judges of `flatjoin-cli` use it): `cases` unions of objects from the harness's
 /// generator (`generate::case`, drawn in sequence from the deterministic runner
 /// [`crate::draw::runner`] of `seed`; not the per-index cases of `flatjoin check`), each
 /// rendered in every dialect. Named `generated/<seed>/<i>/<dialect>`.
 pub fn generated_schemas(seed: u64, cases: u32) -> Vec<(String, serde_json::Value)> {
     use proptest::strategy::{Strategy, ValueTree};
     let mut runner = crate::draw::runner(seed);
-    let strategy = case();
+    // A root with a non-object branch stays a union (SPEC §2.9), which every export reports as
+    // `root-union-kept` (§6 decision 69): no clean export for the SDK judges.
+    let strategy = case().prop_filter("a root the join makes one object", |c| {
+        !c.root.admits_non_object()
+    });
     let mut out = Vec::new();
     for i in 0..cases {
         let Ok(tree) = strategy.new_tree(&mut runner) else {

@@ -3,10 +3,22 @@
 //! (branches behind `$ref` in `$defs` with a `discriminator` and titles), a one-value `enum` for the
 //! discriminator's `const`, and schemars (fields shared by every open branch as sibling
 //! `properties` next to `oneOf`).
+//!
+//! Each [`Form`] of union (SPEC §2.9) is written as its tools write it: a branch that is itself a
+//! discriminated union inline as `{"oneOf": [...]}` (zod-to-json-schema: `anyOf`), and in
+//! Pydantic's form as Pydantic 2 writes `Union[Cat, Dog]` where `Cat` is a union on another tag:
+//! its branches in `$defs`, the inner union inline with its own `discriminator` mapping to them,
+//! and the outer mapping sending the inner union's literals to that inline union; adjacently
+//! tagged branches as `{tag, "content"}` (schemars: `content` first); externally tagged ones as
+//! `{"Name": payload}` with the unit variants in one leading string `enum` (as schemars groups
+//! them); untagged ones as `anyOf` of objects (Pydantic: of `$ref`s).
 
 use serde_json::{Map, Number, Value, json};
 
-use crate::model::{Bare, Bound, Branch, Case, Field, Literal, NullStyle, Policy, Shape, Union};
+use crate::model::{
+    Bare, Bound, Branch, CONTENT, Case, Field, Form, Literal, NullStyle, Policy, Shape, Union,
+    variant_name,
+};
 
 /// A dialect form of one union.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -58,10 +70,46 @@ pub fn render(case: &Case) -> Value {
     render_as(case, Dialect::Zod4).unwrap_or(Value::Null)
 }
 
-/// Renders `case` in `dialect`'s form, or `None` where the dialect cannot express it (schemars'
-/// sibling form needs a field shared by every branch, and open branches, since a sibling property
-/// is undeclared in a closed branch under JSON Schema's reading).
+/// Renders `case` in `dialect`'s form for the dialect invariance (SPEC §4): [`render_form`], or
+/// `None` where that form and the reference (Zod v4) form may rightly yield different
+/// presentations. That is where a union the join leaves as it is (SPEC §2.9, §6 decision 70: a
+/// root with a non-object branch, [`Union::admits_non_object`]; a nested union without a
+/// discriminator, externally tagged or untagged) is written differently: at the root in
+/// Pydantic's form, whose branches stay behind `$ref`; anywhere under another keyword while a
+/// union is below it, since under a `oneOf` that stays a nested union is left as it is
+/// (flattening it could make two members overlap, decision 37) and under an `anyOf` joined.
 pub fn render_as(case: &Case, dialect: Dialect) -> Option<Value> {
+    let root = &case.root;
+    if dialect == Dialect::Pydantic && root.admits_non_object() {
+        return None;
+    }
+    let differs = case.unions().into_iter().any(|u| {
+        let at_root = std::ptr::eq(u, root);
+        let (stays, written) = if at_root {
+            (u.admits_non_object(), dialect)
+        } else {
+            (!u.is_tagged(), nested_dialect(u, dialect))
+        };
+        stays
+            && u.holds_union()
+            && union_keyword(u.form, written) != union_keyword(u.form, Dialect::Zod4)
+    });
+    if differs {
+        return None;
+    }
+    render_form(case, dialect)
+}
+
+/// Renders `case` in `dialect`'s form, or `None` where the dialect cannot express it:
+/// schemars' sibling form of an internally tagged union needs a field shared by every branch,
+/// open branches (a sibling property is undeclared in a closed branch under JSON Schema's
+/// reading) and no branch that is itself a union; zod-to-json-schema reads Zod 3 schemas, whose
+/// `z.discriminatedUnion` takes objects only, so no union of its has a branch that is itself a
+/// union.
+pub fn render_form(case: &Case, dialect: Dialect) -> Option<Value> {
+    if dialect == Dialect::ZodToJsonSchema && case.holds_inner_union() {
+        return None;
+    }
     let mut root = Map::new();
     match dialect {
         Dialect::ZodToJsonSchema => {
@@ -86,34 +134,25 @@ pub fn render_as(case: &Case, dialect: Dialect) -> Option<Value> {
     if let Some(note) = union.note {
         root.insert("description".into(), json!(note.as_str()));
     }
-    match dialect {
-        Dialect::Pydantic => {
-            let mut refs = Vec::new();
-            let mut mapping = Map::new();
-            for (i, branch) in union.branches.iter().enumerate() {
-                let name = format!("B{i}");
-                let mut schema = branch_schema(union, branch, dialect, &[]);
-                if let Value::Object(m) = &mut schema {
-                    m.insert("title".into(), json!(name));
-                }
-                defs.insert(name.clone(), schema);
-                let target = format!("#/$defs/{name}");
-                for tag in &branch.tags {
-                    let key = match literal_value(*tag) {
-                        Value::String(s) => s,
-                        other => other.to_string(),
-                    };
-                    mapping.insert(key, json!(target));
-                }
-                refs.push(json!({"$ref": target}));
+    let scope = Scope::default();
+    match (dialect, union.form) {
+        (Dialect::Pydantic, _) => {
+            let (members, mapping) = pydantic_members(union, &scope, "B", &mut defs);
+            if union.is_tagged() {
+                root.insert(
+                    "discriminator".into(),
+                    json!({"propertyName": union.tag_name(), "mapping": mapping}),
+                );
             }
             root.insert(
-                "discriminator".into(),
-                json!({"propertyName": union.tag_name(), "mapping": mapping}),
+                union_keyword(union.form, dialect).into(),
+                Value::Array(members),
             );
-            root.insert("oneOf".into(), Value::Array(refs));
         }
-        Dialect::Schemars => {
+        (Dialect::Schemars, Form::Internal) => {
+            if union.has_inner_union() {
+                return None;
+            }
             let shared = shared_fields(union)?;
             let mut properties = Map::new();
             let mut required = Vec::new();
@@ -128,20 +167,16 @@ pub fn render_as(case: &Case, dialect: Dialect) -> Option<Value> {
             if !required.is_empty() {
                 root.insert("required".into(), Value::Array(required));
             }
-            let branches = union
-                .branches
-                .iter()
-                .map(|b| branch_schema(union, b, dialect, &shared))
-                .collect();
-            root.insert("oneOf".into(), Value::Array(branches));
+            root.insert(
+                "oneOf".into(),
+                Value::Array(members(union, dialect, &scope, &shared)),
+            );
         }
         _ => {
-            let branches = union
-                .branches
-                .iter()
-                .map(|b| branch_schema(union, b, dialect, &[]))
-                .collect();
-            root.insert(combinator(dialect).into(), Value::Array(branches));
+            root.insert(
+                union_keyword(union.form, dialect).into(),
+                Value::Array(members(union, dialect, &scope, &[])),
+            );
         }
     }
     if !defs.is_empty() {
@@ -170,11 +205,233 @@ fn shared_fields(union: &Union) -> Option<Vec<Field>> {
     }
 }
 
-fn combinator(dialect: Dialect) -> &'static str {
-    match dialect {
-        Dialect::ZodToJsonSchema => "anyOf",
-        _ => "oneOf",
+/// The keyword a union of `form` is written with in `dialect`: a discriminated union as Zod's
+/// `z.discriminatedUnion` (`oneOf`; zod-to-json-schema `anyOf`), an externally tagged one as
+/// `z.union` (`anyOf`; schemars `oneOf`), an untagged one `anyOf` everywhere.
+fn union_keyword(form: Form, dialect: Dialect) -> &'static str {
+    match (form, dialect) {
+        (Form::Internal | Form::Adjacent, Dialect::ZodToJsonSchema) => "anyOf",
+        (Form::Internal | Form::Adjacent, _) | (Form::External, Dialect::Schemars) => "oneOf",
+        (Form::External | Form::Untagged, _) => "anyOf",
     }
+}
+
+/// What the unions a branch is a branch of put into each of its objects, outermost first: their
+/// tags (name, the enclosing branch's literals, whether defaulted) and their shared fields.
+#[derive(Debug, Clone, Default)]
+struct Scope<'a> {
+    tags: Vec<(&'static str, &'a [Literal], bool)>,
+    shared: Vec<&'a Field>,
+}
+
+impl<'a> Scope<'a> {
+    /// The scope of the branches of `branch`'s inner union.
+    fn enter(&self, union: &'a Union, branch: &'a Branch) -> Scope<'a> {
+        let mut scope = self.clone();
+        scope
+            .tags
+            .push((union.tag_name(), &branch.tags, branch.tag_default));
+        scope.shared.extend(branch.fields.iter());
+        scope
+    }
+}
+
+/// The members of `union` inline, in its form; `hoisted` fields (schemars' siblings) left out.
+fn members(union: &Union, dialect: Dialect, scope: &Scope<'_>, hoisted: &[Field]) -> Vec<Value> {
+    let mut out = Vec::new();
+    if let Some(units) = unit_variants(union) {
+        out.push(units);
+    }
+    for branch in &union.branches {
+        if union.form == Form::External && branch.unit {
+            continue;
+        }
+        out.push(match &branch.inner {
+            Some(inner) => {
+                let inner_scope = scope.enter(union, branch);
+                let mut m = Map::new();
+                if let Some(note) = branch.note.or(inner.note) {
+                    m.insert("description".into(), json!(note.as_str()));
+                }
+                m.insert(
+                    union_keyword(inner.form, dialect).into(),
+                    Value::Array(members(inner, dialect, &inner_scope, &[])),
+                );
+                if dialect == Dialect::Pydantic {
+                    m.insert(
+                        "discriminator".into(),
+                        json!({"propertyName": inner.tag_name()}),
+                    );
+                }
+                Value::Object(m)
+            }
+            None => object_branch(union, branch, dialect, scope, hoisted),
+        });
+    }
+    out
+}
+
+/// The members of `union` in Pydantic's form, and its discriminator mapping: each object branch
+/// in `defs` as `<prefix><i>` (titled) with a `$ref` to it in its place; a branch that is itself
+/// a union inline, with its own `discriminator` (`propertyName` and `mapping`), its branches in
+/// `defs` as `<prefix><i>_<j>`; the mapping sends each literal to the `$ref`'s target, or to the
+/// inline union (as Pydantic 2 writes `Union[Cat, Dog]` with `Cat` a union on another tag).
+fn pydantic_members(
+    union: &Union,
+    scope: &Scope<'_>,
+    prefix: &str,
+    defs: &mut Map<String, Value>,
+) -> (Vec<Value>, Map<String, Value>) {
+    let dialect = Dialect::Pydantic;
+    let mut out = Vec::new();
+    let mut mapping = Map::new();
+    if let Some(units) = unit_variants(union) {
+        out.push(units);
+    }
+    for (i, branch) in union.branches.iter().enumerate() {
+        if union.form == Form::External && branch.unit {
+            continue;
+        }
+        let name = format!("{prefix}{i}");
+        let (member, target) = match &branch.inner {
+            Some(inner) => {
+                let inner_scope = scope.enter(union, branch);
+                let (inner_members, inner_mapping) =
+                    pydantic_members(inner, &inner_scope, &format!("{name}_"), defs);
+                let mut m = Map::new();
+                if let Some(note) = branch.note.or(inner.note) {
+                    m.insert("description".into(), json!(note.as_str()));
+                }
+                m.insert(
+                    "discriminator".into(),
+                    json!({"mapping": inner_mapping, "propertyName": inner.tag_name()}),
+                );
+                m.insert(
+                    union_keyword(inner.form, dialect).into(),
+                    Value::Array(inner_members),
+                );
+                let member = Value::Object(m);
+                (member.clone(), member)
+            }
+            None => {
+                let mut schema = object_branch(union, branch, dialect, scope, &[]);
+                if let Value::Object(m) = &mut schema {
+                    m.insert("title".into(), json!(name));
+                }
+                defs.insert(name.clone(), schema);
+                let target = format!("#/$defs/{name}");
+                (json!({"$ref": target}), json!(target))
+            }
+        };
+        if union.is_tagged() {
+            for tag in &branch.tags {
+                let key = match literal_value(*tag) {
+                    Value::String(s) => s,
+                    other => other.to_string(),
+                };
+                mapping.insert(key, target.clone());
+            }
+        }
+        out.push(member);
+    }
+    (out, mapping)
+}
+
+/// One object branch of `union` (not itself a union) in its form.
+fn object_branch(
+    union: &Union,
+    branch: &Branch,
+    dialect: Dialect,
+    scope: &Scope<'_>,
+    hoisted: &[Field],
+) -> Value {
+    match union.form {
+        Form::Internal => branch_schema(union, branch, dialect, scope, hoisted),
+        Form::Adjacent => adjacent_branch(union, branch, dialect),
+        Form::External => external_branch(branch, dialect),
+        Form::Untagged => {
+            let mut schema = object_schema(&branch.fields, &branch.policy, dialect);
+            note_into(&mut schema, branch);
+            schema
+        }
+    }
+}
+
+/// A branch's `description`, placed after `type` (on an object schema).
+fn note_into(schema: &mut Value, branch: &Branch) {
+    if let (Value::Object(m), Some(note)) = (schema, branch.note) {
+        m.insert("description".into(), json!(note.as_str()));
+    }
+}
+
+/// An adjacently tagged branch: `{tag, "content": payload}` (a unit variant: the tag alone),
+/// closed when its payload is (schemars writes `content` first).
+fn adjacent_branch(union: &Union, branch: &Branch, dialect: Dialect) -> Value {
+    let tag = tag_schema(&branch.tags, dialect);
+    let content = (!branch.unit).then(|| object_schema(&branch.fields, &branch.policy, dialect));
+    let mut properties = Map::new();
+    if dialect != Dialect::Schemars {
+        properties.insert(union.tag_name().into(), tag.clone());
+    }
+    if let Some(content) = content {
+        properties.insert(CONTENT.into(), content);
+    }
+    if dialect == Dialect::Schemars {
+        properties.insert(union.tag_name().into(), tag);
+    }
+    let mut required = vec![json!(union.tag_name())];
+    if !branch.unit {
+        required.push(json!(CONTENT));
+    }
+    let mut m = Map::new();
+    m.insert("type".into(), json!("object"));
+    if let Some(note) = branch.note {
+        m.insert("description".into(), json!(note.as_str()));
+    }
+    m.insert("properties".into(), Value::Object(properties));
+    m.insert("required".into(), Value::Array(required));
+    if branch.policy == Policy::Closed {
+        m.insert("additionalProperties".into(), json!(false));
+    }
+    Value::Object(m)
+}
+
+/// An externally tagged struct variant: `{"Name": payload}`, the name required, closed.
+fn external_branch(branch: &Branch, dialect: Dialect) -> Value {
+    let name = branch
+        .tags
+        .first()
+        .map_or_else(|| "Variant".to_owned(), |l| variant_name(*l));
+    let mut properties = Map::new();
+    properties.insert(
+        name.clone(),
+        object_schema(&branch.fields, &branch.policy, dialect),
+    );
+    let mut m = Map::new();
+    m.insert("type".into(), json!("object"));
+    if let Some(note) = branch.note {
+        m.insert("description".into(), json!(note.as_str()));
+    }
+    m.insert("properties".into(), Value::Object(properties));
+    m.insert("required".into(), json!([name]));
+    m.insert("additionalProperties".into(), json!(false));
+    Value::Object(m)
+}
+
+/// The unit variants of an externally tagged union as one string `enum` (as schemars groups
+/// them, first); `None` when it has none.
+fn unit_variants(union: &Union) -> Option<Value> {
+    if union.form != Form::External {
+        return None;
+    }
+    let names: Vec<Value> = union
+        .branches
+        .iter()
+        .filter(|b| b.unit)
+        .filter_map(|b| b.tags.first())
+        .map(|l| json!(variant_name(*l)))
+        .collect();
+    (!names.is_empty()).then(|| json!({"type": "string", "enum": names}))
 }
 
 /// The JSON value of a literal.
@@ -233,19 +490,37 @@ fn tag_schema(literals: &[Literal], dialect: Dialect) -> Value {
     Value::Object(m)
 }
 
-fn branch_schema(union: &Union, branch: &Branch, dialect: Dialect, hoisted: &[Field]) -> Value {
+/// An internally tagged object branch: the tags and shared fields of the unions it is a branch
+/// of (`scope`), its own tag, its fields (without the `hoisted` ones), its key policy.
+fn branch_schema(
+    union: &Union,
+    branch: &Branch,
+    dialect: Dialect,
+    scope: &Scope<'_>,
+    hoisted: &[Field],
+) -> Value {
     let mut properties = Map::new();
     let mut required = Vec::new();
-    let mut tag = tag_schema(&branch.tags, dialect);
-    if branch.tag_default {
-        // Pydantic's rendering of a defaulted tag: the default beside the literal, not required.
-        if let (Value::Object(m), Some(first)) = (&mut tag, branch.tags.first()) {
-            m.insert("default".into(), literal_value(*first));
+    let own = (union.tag_name(), branch.tags.as_slice(), branch.tag_default);
+    for (name, literals, defaulted) in scope.tags.iter().copied().chain([own]) {
+        let mut tag = tag_schema(literals, dialect);
+        if defaulted {
+            // Pydantic's rendering of a defaulted tag: the default beside the literal, not
+            // required.
+            if let (Value::Object(m), Some(first)) = (&mut tag, literals.first()) {
+                m.insert("default".into(), literal_value(*first));
+            }
+        } else {
+            required.push(json!(name));
         }
-    } else {
-        required.push(json!(union.tag_name()));
+        properties.insert(name.into(), tag);
     }
-    properties.insert(union.tag_name().into(), tag);
+    for field in &scope.shared {
+        properties.insert(field.name.as_str().into(), field_schema(field, dialect));
+        if field.required {
+            required.push(json!(field.name.as_str()));
+        }
+    }
     for field in &branch.fields {
         if hoisted.contains(field) {
             continue;
@@ -436,25 +711,29 @@ fn object_schema(fields: &[Field], policy: &Policy, dialect: Dialect) -> Value {
     Value::Object(m)
 }
 
-/// A union nested in a field: its branches inline in every dialect (Pydantic writes a
-/// `discriminator` beside them); schemars' sibling form is a root-only shape.
-fn nested_union_schema(union: &Union, dialect: Dialect) -> Value {
-    let dialect = if dialect == Dialect::Schemars {
+/// The dialect a union nested in a field is written in: schemars' sibling form of an internally
+/// tagged union is a root-only shape, so there it is written as Zod v4 writes it.
+fn nested_dialect(union: &Union, dialect: Dialect) -> Dialect {
+    if dialect == Dialect::Schemars && union.form == Form::Internal {
         Dialect::Zod4
     } else {
         dialect
-    };
-    let branches: Vec<Value> = union
-        .branches
-        .iter()
-        .map(|b| branch_schema(union, b, dialect, &[]))
-        .collect();
+    }
+}
+
+/// A union nested in a field: its branches inline in every dialect (Pydantic writes a
+/// `discriminator` beside a tagged union's); schemars' sibling form is a root-only shape.
+fn nested_union_schema(union: &Union, dialect: Dialect) -> Value {
+    let dialect = nested_dialect(union, dialect);
     let mut m = Map::new();
     if let Some(note) = union.note {
         m.insert("description".into(), json!(note.as_str()));
     }
-    m.insert(combinator(dialect).into(), Value::Array(branches));
-    if dialect == Dialect::Pydantic {
+    m.insert(
+        union_keyword(union.form, dialect).into(),
+        Value::Array(members(union, dialect, &Scope::default(), &[])),
+    );
+    if dialect == Dialect::Pydantic && union.is_tagged() {
         m.insert(
             "discriminator".into(),
             json!({"propertyName": union.tag_name()}),
@@ -485,6 +764,8 @@ mod tests {
             policy: Policy::Open,
             note: None,
             tag_default: false,
+            unit: false,
+            inner: None,
         };
         Case {
             root: Union {
@@ -502,6 +783,7 @@ mod tests {
                     ),
                 ],
                 note: None,
+                form: Form::Internal,
             },
             defs: vec![Shape::Bool],
         }
@@ -556,5 +838,245 @@ mod tests {
         let mut closed = case();
         closed.root.branches[0].policy = Policy::Closed;
         assert!(render_as(&closed, Dialect::Schemars).is_none());
+    }
+
+    fn leaf(tag: Literal, fields: Vec<Field>) -> Branch {
+        Branch {
+            tags: vec![tag],
+            fields,
+            policy: Policy::Open,
+            note: None,
+            tag_default: false,
+            unit: false,
+            inner: None,
+        }
+    }
+
+    fn string_field(name: u8) -> Field {
+        Field {
+            name: Name(name),
+            shape: Shape::Str {
+                min_len: None,
+                max_len: None,
+                email: false,
+            },
+            required: true,
+            note: None,
+        }
+    }
+
+    /// Pydantic's own example (`Pet = Union[Cat, Dog]` on `pet_type`, `Cat = Union[BlackCat,
+    /// WhiteCat]` on `color`), on the model's names: `kind` for `pet_type`, `op` for `color`,
+    /// `s0`/`s1` for cat/dog, `s2`/`s3` for black/white.
+    fn pets() -> Case {
+        let mut cat = leaf(Literal::Str(0), vec![]);
+        cat.inner = Some(Box::new(Union {
+            tag: 2,
+            branches: vec![
+                leaf(Literal::Str(2), vec![string_field(0)]),
+                leaf(Literal::Str(3), vec![string_field(2)]),
+            ],
+            note: None,
+            form: Form::Internal,
+        }));
+        Case {
+            root: Union {
+                tag: 0,
+                branches: vec![cat, leaf(Literal::Str(1), vec![string_field(3)])],
+                note: None,
+                form: Form::Internal,
+            },
+            defs: vec![],
+        }
+    }
+
+    #[test]
+    fn pydantic_writes_a_nested_union_as_pydantic_2_does() {
+        let schema = render_form(&pets(), Dialect::Pydantic).unwrap_or_default();
+        // What Pydantic 2.13 writes for `TypeAdapter(Pet).json_schema()`, names replaced: the
+        // inner union inline with its own mapping to its branches' definitions, and the outer
+        // mapping sending "cat" to that inline union.
+        let inner = json!({
+            "discriminator": {
+                "mapping": {"s2": "#/$defs/B0_0", "s3": "#/$defs/B0_1"},
+                "propertyName": "op"
+            },
+            "oneOf": [{"$ref": "#/$defs/B0_0"}, {"$ref": "#/$defs/B0_1"}]
+        });
+        assert_eq!(
+            schema["discriminator"],
+            json!({"propertyName": "kind", "mapping": {"s0": inner, "s1": "#/$defs/B1"}})
+        );
+        assert_eq!(schema["oneOf"], json!([inner, {"$ref": "#/$defs/B1"}]));
+        let black = &schema["$defs"]["B0_0"];
+        let names: Vec<&String> = black["properties"]
+            .as_object()
+            .map(|p| p.keys().collect())
+            .unwrap_or_default();
+        assert_eq!(names, ["kind", "op", "value"]);
+        assert_eq!(black["properties"]["kind"]["const"], "s0");
+        assert_eq!(black["required"], json!(["kind", "op", "value"]));
+        assert_eq!(black["title"], "B0_0");
+        assert_eq!(
+            schema["$defs"].as_object().map(|d| d.len()),
+            Some(3),
+            "{schema}"
+        );
+        assert_eq!(render_as(&pets(), Dialect::Pydantic), Some(schema));
+    }
+
+    #[test]
+    fn zod_writes_a_nested_union_inline_and_zod_3_cannot() {
+        let schema = render(&pets());
+        let cat = &schema["oneOf"][0];
+        assert_eq!(cat["oneOf"][1]["properties"]["kind"]["const"], "s0");
+        assert_eq!(cat["oneOf"][1]["properties"]["op"]["const"], "s3");
+        assert_eq!(cat["oneOf"][1]["required"], json!(["kind", "op", "data"]));
+        assert!(cat.get("type").is_none());
+        assert_eq!(schema["oneOf"][1]["required"], json!(["kind", "count"]));
+        assert!(render_form(&pets(), Dialect::ZodToJsonSchema).is_none());
+        assert!(render_form(&pets(), Dialect::Schemars).is_none());
+        let enums = render_form(&pets(), Dialect::OneValueEnum).unwrap_or_default();
+        assert_eq!(
+            enums["oneOf"][0]["oneOf"][0]["properties"]["op"],
+            json!({"type": "string", "enum": ["s2"]})
+        );
+    }
+
+    fn with_form(form: Form, unit_second: bool) -> Case {
+        let mut case = case();
+        case.root.form = form;
+        case.root.branches[1].unit = unit_second;
+        if unit_second {
+            case.root.branches[1].fields.clear();
+        }
+        case
+    }
+
+    #[test]
+    fn externally_tagged_branches_are_one_key_objects_and_units_one_string_enum() {
+        let schema = render(&with_form(Form::External, true));
+        assert_eq!(
+            schema["anyOf"][0],
+            json!({"type": "string", "enum": ["N2"]}),
+            "the units first, as schemars groups them"
+        );
+        let s1 = &schema["anyOf"][1];
+        assert_eq!(s1["required"], json!(["S1"]));
+        assert_eq!(s1["additionalProperties"], json!(false));
+        assert_eq!(s1["properties"]["S1"]["required"], json!(["value"]));
+        assert!(s1["properties"]["S1"].get("additionalProperties").is_none());
+        let schemars =
+            render_form(&with_form(Form::External, false), Dialect::Schemars).unwrap_or_default();
+        assert_eq!(schemars["oneOf"].as_array().map(Vec::len), Some(2));
+        let pydantic =
+            render_form(&with_form(Form::External, true), Dialect::Pydantic).unwrap_or_default();
+        assert_eq!(
+            pydantic["anyOf"],
+            json!([{"type": "string", "enum": ["N2"]}, {"$ref": "#/$defs/B0"}])
+        );
+        assert!(pydantic.get("discriminator").is_none());
+    }
+
+    #[test]
+    fn adjacently_tagged_branches_hold_the_payload_under_content() {
+        let schema = render(&with_form(Form::Adjacent, true));
+        let first = &schema["oneOf"][0];
+        assert_eq!(first["required"], json!(["kind", "content"]));
+        assert_eq!(first["properties"]["content"]["required"], json!(["value"]));
+        assert_eq!(
+            schema["oneOf"][1],
+            json!({"type": "object", "properties": {"kind": {"type": "integer", "const": 2}},
+                "required": ["kind"]}),
+            "a unit variant has the tag alone"
+        );
+        let schemars =
+            render_form(&with_form(Form::Adjacent, false), Dialect::Schemars).unwrap_or_default();
+        let order: Vec<&String> = schemars["oneOf"][0]["properties"]
+            .as_object()
+            .map(|p| p.keys().collect())
+            .unwrap_or_default();
+        assert_eq!(
+            order,
+            ["content", "kind"],
+            "schemars writes the content first"
+        );
+    }
+
+    #[test]
+    fn untagged_branches_are_any_of_objects_without_a_tag() {
+        for dialect in DIALECTS {
+            let schema =
+                render_form(&with_form(Form::Untagged, false), dialect).unwrap_or_default();
+            assert!(schema.get("oneOf").is_none(), "{}", dialect.name());
+            let text = schema.to_string();
+            assert!(!text.contains("\"kind\""), "{}: {text}", dialect.name());
+            assert!(!text.contains("discriminator"), "{}", dialect.name());
+        }
+        let pydantic =
+            render_form(&with_form(Form::Untagged, false), Dialect::Pydantic).unwrap_or_default();
+        assert_eq!(pydantic["anyOf"][0], json!({"$ref": "#/$defs/B0"}));
+    }
+
+    #[test]
+    fn the_dialect_invariance_compares_only_the_forms_the_core_must_treat_alike() {
+        // Joined at the root, every form.
+        let external = with_form(Form::External, false);
+        for dialect in DIALECTS {
+            assert!(
+                render_as(&external, dialect).is_some(),
+                "{}",
+                dialect.name()
+            );
+        }
+        // A root with a unit variant stays a union: Pydantic's branches stay behind `$ref`.
+        let units = with_form(Form::External, true);
+        assert!(render_as(&units, Dialect::Pydantic).is_none());
+        assert!(render_form(&units, Dialect::Pydantic).is_some());
+        assert!(render_as(&units, Dialect::Schemars).is_some());
+        // And with a union below it, a `oneOf` that stays (schemars) leaves that union as it
+        // is, an `anyOf` (Zod) joins it: those forms may rightly differ.
+        let below = Field {
+            name: Name(2),
+            shape: Shape::Union(Box::new(case().root)),
+            required: false,
+            note: None,
+        };
+        let mut holding = units.clone();
+        holding.root.branches[0].fields.push(below.clone());
+        assert!(render_as(&holding, Dialect::Schemars).is_none());
+        assert!(render_form(&holding, Dialect::Schemars).is_some());
+        assert!(render_as(&holding, Dialect::ZodToJsonSchema).is_some());
+        let mut joined = external.clone();
+        joined.root.branches[0].fields.push(below);
+        assert!(
+            render_as(&joined, Dialect::Schemars).is_some(),
+            "joined at the root"
+        );
+        // The same union nested in a DU's field stays (no discriminator): every form but the one
+        // that writes it as a `oneOf`.
+        let mut nested = case();
+        nested.root.branches[0].fields.push(Field {
+            name: Name(2),
+            shape: Shape::Union(Box::new(joined.root)),
+            required: false,
+            note: None,
+        });
+        for dialect in [
+            Dialect::ZodToJsonSchema,
+            Dialect::Pydantic,
+            Dialect::OneValueEnum,
+        ] {
+            assert!(render_as(&nested, dialect).is_some(), "{}", dialect.name());
+        }
+        let mut open = nested.clone();
+        for b in &mut open.root.branches {
+            b.policy = Policy::Open;
+        }
+        assert!(render_form(&open, Dialect::Schemars).is_some());
+        assert!(
+            render_as(&open, Dialect::Schemars).is_none(),
+            "a oneOf below"
+        );
     }
 }

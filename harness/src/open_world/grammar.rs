@@ -17,6 +17,11 @@ const NAMES: [&str; 4] = ["p0", "p1", "p2", "x"];
 const JOIN_LIKE_DEFS: [&str; 2] = ["flatjoin_ref_1", "flatjoin_ref_2"];
 /// The anchor an author definition carries.
 const ANCHOR: &str = "here";
+/// A reference to the document root, which [`subschema`] draws as a leaf once in
+/// `ROOT_REF_ODDS + 1` leaves.
+const ROOT_REF: &str = "#";
+/// How many other leaves [`subschema`] draws for each [`ROOT_REF`].
+const ROOT_REF_ODDS: u32 = 40;
 /// Patterns with strings known to match or not.
 const PATTERNS: [&str; 3] = ["^a", "^[a-z]+$", "b$"];
 /// Formats both drafts know.
@@ -220,7 +225,16 @@ fn array_schema(inner: BoxedStrategy<Value>) -> BoxedStrategy<Value> {
 
 /// Any subschema, recursively (bounded depth and breadth).
 pub fn subschema() -> BoxedStrategy<Value> {
-    leaf()
+    // Rarely, the document root, so that it lands under `not`, `if`, `contains`, in a branch:
+    // referenced from such a place the root union is frozen too (SPEC §6 decisions 37 and 70).
+    // Inside an embedded resource it becomes the resource's own `inner`
+    // ([`localize_resource_refs`]); the branch values stay bounded by `MAX_VALUE_DEPTH`
+    // (values.rs), the sampler's by its own depth bound.
+    let leaves = prop_oneof![
+        ROOT_REF_ODDS => leaf(),
+        1 => Just(json!({"$ref": ROOT_REF})),
+    ];
+    leaves
         .prop_recursive(2, 12, 3, |inner| {
             prop_oneof![
                 3 => prop::collection::vec(inner.clone(), 1..3).prop_map(|v| json!({"allOf": v})),

@@ -26,6 +26,10 @@
 //!   `branch-unresolvable` when some branch is not provably objects only;
 //!   `branch-union-kept` when some branch is, or resolves to, a union site left as it is.
 //! - (d) a nested site that reads as a discriminated union and is not flattened carries `frozen`.
+//! - (e) **Nothing frozen flattened** (decision 37): no site the polarity reading freezes is
+//!   among the flattened; the root is one when a `$ref` to it (`#`, or an anchor or `$id`
+//!   naming it) is reached from a frozen place, and then the presentation's root still holds
+//!   its `oneOf`/`anyOf` ((a) does not apply to it).
 //!
 //! Every doubt reads in the core's favour: a branch the reading cannot follow (a remote or
 //! cyclic `$ref`, a boolean part) is not provably an object and has no literals.
@@ -92,6 +96,17 @@ impl Subject {
             Err(message) => Err(self.violation(Oracle::Coverage, message)),
         }
     }
+}
+
+/// Where the harness's polarity reading (SPEC §6 decision 37) freezes the root of `original`
+/// flattened under `scope` (a `$ref` to it from a frozen place), or `None`: the object
+/// guarantee does not ask such a root to be one object. `diagnostics` (the
+/// `Diagnostics::to_json` shape) say which nested `oneOf` sites are flattened; without them
+/// every nested one is read as staying.
+pub fn root_frozen(original: &Value, scope: Scope, diagnostics: Option<&Value>) -> Option<String> {
+    let named = diagnostics.map(Named::of);
+    let doc = Original::new(original, named.as_ref().map(|n| &n.flattened), scope);
+    doc.frozen().place("").map(str::to_owned)
 }
 
 /// Judges `presentation` (and `diagnostics`, the `Diagnostics::to_json` shape, when present) of
@@ -202,6 +217,31 @@ pub fn judge_coverage(
         }
         checked += 1;
     }
+    // (e) Nothing frozen is flattened (SPEC §6 decision 37): a site the polarity reading
+    // freezes is left as it is, the root included when a `$ref` to it (`#`, or an anchor or
+    // `$id` naming it) is reached from a frozen place; decision 37 wins over §2.9's root join
+    // and §4's object guarantee there, since the join would loosen what `not` negates. A site
+    // that passes was skipped, and is counted by (c) already.
+    for site in &sites {
+        let Some(place) = frozen.place(&site.pointer) else {
+            continue;
+        };
+        if named.flattened.contains(&site.pointer) {
+            return Err(format!(
+                "the union site at {} is frozen (SPEC §6 decision 37: {place}), but the diagnostics say it was flattened",
+                at(&site.pointer)
+            ));
+        }
+        if site.pointer.is_empty()
+            && let Some(keyword) = union_keyword(site.value)
+            && !presentation.get(keyword).is_some_and(Value::is_array)
+        {
+            return Err(format!(
+                "the root union is frozen (SPEC §6 decision 37: {place}), but the presentation's root no longer holds its `{keyword}`: {}",
+                super::to_text(presentation)
+            ));
+        }
+    }
     Ok(checked)
 }
 
@@ -303,11 +343,15 @@ impl<'a> Part<'a> {
 /// The members of a union node: `oneOf` when it is an array of two or more, else `anyOf` when it
 /// is (SPEC §6 decision 8: `oneOf` is the union).
 fn union_members(node: &Value) -> Option<&[Value]> {
-    ["oneOf", "anyOf"].into_iter().find_map(|k| {
-        node.get(k)
+    union_keyword(node).and_then(|k| node.get(k)?.as_array().map(Vec::as_slice))
+}
+
+/// The keyword holding the members [`union_members`] reads.
+fn union_keyword(node: &Value) -> Option<&'static str> {
+    ["oneOf", "anyOf"].into_iter().find(|k| {
+        node.get(*k)
             .and_then(Value::as_array)
-            .filter(|m| m.len() >= 2)
-            .map(Vec::as_slice)
+            .is_some_and(|m| m.len() >= 2)
     })
 }
 
@@ -775,27 +819,37 @@ impl<'a> Original<'a> {
     /// The polarity reading (SPEC §6 decision 37): the pointers below which flattening would make
     /// the document stricter.
     fn frozen(&self) -> Frozen {
-        let mut roots: HashSet<String> = HashSet::new();
+        let mut roots: HashMap<String, String> = HashMap::new();
         for n in &self.nodes {
             let Value::Object(map) = n.value else {
                 continue;
             };
             for keyword in ["not", "if"] {
                 if knows(self.draft, keyword) && map.contains_key(keyword) {
-                    roots.insert(format!("{}/{keyword}", n.pointer));
+                    let place = format!("{}/{keyword}", n.pointer);
+                    let why = format!("under `{keyword}` at {}", at(&place));
+                    roots.entry(place).or_insert(why);
                 }
             }
             if knows(self.draft, "contains")
                 && map.contains_key("contains")
                 && map.contains_key("maxContains")
             {
-                roots.insert(format!("{}/contains", n.pointer));
+                let place = format!("{}/contains", n.pointer);
+                let why = format!("under `contains` beside `maxContains` at {}", at(&place));
+                roots.entry(place).or_insert(why);
             }
             if let Some(Value::Array(members)) = map.get("oneOf")
                 && !self.flattened_for_polarity(n)
             {
                 for i in 0..members.len() {
-                    roots.insert(format!("{}/oneOf/{i}", n.pointer));
+                    let place = format!("{}/oneOf/{i}", n.pointer);
+                    let why = format!(
+                        "in member {} of the `oneOf` at {}, which stays",
+                        at(&place),
+                        at(&n.pointer)
+                    );
+                    roots.entry(place).or_insert(why);
                 }
             }
         }
@@ -821,9 +875,16 @@ impl<'a> Original<'a> {
         loop {
             let mut grew = false;
             for (i, (from, to)) in references.iter().enumerate() {
-                if !done[i] && frozen.holds(from) {
+                if !done[i]
+                    && let Some(place) = frozen.place(from)
+                {
                     done[i] = true;
-                    grew |= frozen.roots.insert(to.clone());
+                    if !frozen.roots.contains_key(to) {
+                        let why =
+                            format!("referenced by the `$ref` at {}, which is {place}", at(from));
+                        frozen.roots.insert(to.clone(), why);
+                        grew = true;
+                    }
                 }
             }
             if !grew {
@@ -851,21 +912,28 @@ impl<'a> Original<'a> {
     }
 }
 
-/// The frozen subtrees, by the pointer of their roots.
+/// The frozen subtrees, by the pointer of their roots, each with the frozen place that makes it
+/// one (SPEC §6 decision 37: under `not`, `if`, `contains` beside `maxContains`, a member of a
+/// `oneOf` that stays, or the target of a `$ref` from such a place).
 struct Frozen {
-    roots: HashSet<String>,
+    roots: HashMap<String, String>,
 }
 
 impl Frozen {
     /// Whether `pointer` is a frozen root or below one.
     fn holds(&self, pointer: &str) -> bool {
-        if self.roots.contains("") || self.roots.contains(pointer) {
-            return true;
-        }
-        pointer
-            .match_indices('/')
-            .skip(1)
-            .any(|(i, _)| self.roots.contains(&pointer[..i]))
+        self.place(pointer).is_some()
+    }
+
+    /// The frozen place `pointer` is in (that of the nearest frozen root at or above it), or
+    /// `None` when it is in none.
+    fn place(&self, pointer: &str) -> Option<&str> {
+        let mut ends: Vec<usize> = pointer.match_indices('/').map(|(i, _)| i).collect();
+        ends.push(pointer.len());
+        ends.into_iter()
+            .rev()
+            .find_map(|end| self.roots.get(&pointer[..end]))
+            .map(String::as_str)
     }
 }
 
@@ -1320,6 +1388,109 @@ mod tests {
         tree["oneOf"] = tree["anyOf"].take();
         tree.as_object_mut().map(|o| o.remove("anyOf"));
         assert!(judge(&tree, &tree, &named).is_err());
+    }
+
+    /// The root discriminated union that references itself from under a `not` in one of its
+    /// branches (SPEC §6 decisions 37 and 70).
+    fn root_under_not() -> Value {
+        json!({"oneOf": [
+            {"type": "object", "properties": {
+                "k": {"const": "a"},
+                "n": {"type": "object", "properties": {"m": {"not": {"$ref": "#"}}}}
+            }, "required": ["k"], "additionalProperties": false},
+            {"type": "object", "properties": {"k": {"const": "b"}},
+             "required": ["k"], "additionalProperties": false}
+        ]})
+    }
+
+    /// What the join makes of [`root_under_not`]: one object (and the `not` now negates it).
+    fn root_under_not_joined() -> Value {
+        json!({"type": "object", "properties": {
+            "k": {"type": "string", "enum": ["a", "b"]},
+            "n": {"type": "object", "properties": {"m": {"not": {"$ref": "#"}}}}
+        }, "required": ["k"], "additionalProperties": false})
+    }
+
+    #[test]
+    fn a_frozen_root_flattened_is_a_violation() {
+        // Part (e): the root is referenced from under `not`, so it is frozen (SPEC §6 decision
+        // 37); joined, `{"k": "a", "n": {"m": {"k": "b", "n": {}}}}` passes the original and
+        // fails the presentation.
+        let original = root_under_not();
+        let joined = diagnostics(&[""], &[]);
+        let err = judge(&original, &root_under_not_joined(), &joined).violation();
+        assert!(
+            err.contains("the root")
+                && err.contains("frozen")
+                && err.contains("`$ref` at \"/oneOf/0/properties/n/properties/m/not\"")
+                && err.contains("under `not`")
+                && err.contains("flattened"),
+            "{err}"
+        );
+        // Left as it is, it passes: (a) does not ask a frozen root to be one object.
+        let kept = diagnostics(&[], &[("", "frozen")]);
+        assert_eq!(judge(&original, &original, &kept), Ok(1));
+        // Named as kept while the presentation's root is joined anyway.
+        let err = judge(&original, &root_under_not_joined(), &kept).violation();
+        assert!(err.contains("no longer holds its `oneOf`"), "{err}");
+        // The same through the `$anchor`, a fragment `$id` (draft-07) or the `$id` naming the
+        // root.
+        let named_root = [
+            ("$anchor", "top", "#top"),
+            ("$id", "#top", "#top"),
+            (
+                "$id",
+                "https://flatjoin.invalid/root",
+                "https://flatjoin.invalid/root",
+            ),
+            (
+                "$id",
+                "https://flatjoin.invalid/root",
+                "https://flatjoin.invalid/root#",
+            ),
+        ];
+        for (keyword, name, reference) in named_root {
+            let mut named = original.clone();
+            if name.starts_with('#') {
+                named["$schema"] = json!("http://json-schema.org/draft-07/schema#");
+            }
+            named[keyword] = json!(name);
+            named["oneOf"][0]["properties"]["n"]["properties"]["m"] =
+                json!({"not": {"$ref": reference}});
+            let mut presentation = root_under_not_joined();
+            presentation[keyword] = json!(name);
+            let err = judge(&named, &presentation, &joined).violation();
+            assert!(err.contains("is frozen"), "{reference}: {err}");
+            assert_eq!(judge(&named, &named, &kept), Ok(1), "{reference}");
+        }
+        // Everything below a frozen root is frozen: a nested discriminated union there too.
+        let mut nested = original.clone();
+        nested["oneOf"][1]["properties"]["p"] = du();
+        let named = diagnostics(&["/oneOf/1/properties/p"], &[("", "frozen")]);
+        let err = judge(&nested, &nested, &named).violation();
+        assert!(
+            err.contains("\"/oneOf/1/properties/p\" is frozen") && err.contains("`$ref`"),
+            "{err}"
+        );
+        let named = diagnostics(&[], &[("", "frozen"), ("/oneOf/1/properties/p", "frozen")]);
+        assert_eq!(judge(&nested, &nested, &named), Ok(2));
+        // Without the `not` the root's self-reference freezes nothing: it must be joined.
+        let mut tree = original.clone();
+        tree["oneOf"][0]["properties"]["n"]["properties"]["m"] = json!({"$ref": "#"});
+        let mut tree_joined = root_under_not_joined();
+        tree_joined["properties"]["n"]["properties"]["m"] = json!({"$ref": "#"});
+        assert_eq!(judge(&tree, &tree_joined, &joined), Ok(2));
+        assert!(judge(&tree, &tree, &kept).is_err());
+        // A `$ref` to `#` inside an embedded resource names that resource, not the root.
+        let mut embedded = original.clone();
+        embedded["oneOf"][0]["properties"]["n"]["properties"]["m"] = json!({
+            "$id": "https://flatjoin.invalid/embedded/0",
+            "not": {"$ref": "#"}
+        });
+        let mut presentation = root_under_not_joined();
+        presentation["properties"]["n"]["properties"]["m"] =
+            embedded["oneOf"][0]["properties"]["n"]["properties"]["m"].clone();
+        assert_eq!(judge(&embedded, &presentation, &joined), Ok(2));
     }
 
     #[test]

@@ -129,7 +129,7 @@ impl fmt::Display for SkipReason {
             ),
             SkipReason::Frozen => write!(
                 f,
-                "a discriminated union left as it is: under not, if, a oneOf that stays or contains with maxContains, a looser union would make the document stricter"
+                "a union left as it is: under not, if, a oneOf that stays or contains with maxContains (or reached by a $ref from there), a looser union would make the document stricter"
             ),
         }
     }

@@ -35,8 +35,11 @@ pub(crate) struct Frozen {
     pub identified: HashMap<String, Identified>,
 }
 
-/// Finds the frozen union sites of `document`. `union_sites` are every site's pointer (from the
-/// well-formedness pass); with fewer than two there is nothing nested to freeze. `known` holds
+/// Finds the frozen union sites of `document`. `union_sites` are the pointers of the sites in
+/// scope (from the well-formedness pass). The root is frozen only when a `$ref` reaches it
+/// (`root_referenced`) from a frozen place: with the root the only site and no reference to it
+/// there is nothing to freeze. A site missing from the identifications stays as it is, so the
+/// members of its `oneOf` are frozen (under `Scope::Root` every nested site). `known` holds
 /// identifications already made (the owning path identifies every site first, and registers the
 /// unions joined below each, [`register_joined`]).
 ///
@@ -48,10 +51,11 @@ pub(crate) fn frozen(
     document: &Value,
     draft: Draft,
     union_sites: &[String],
+    root_referenced: bool,
     known: Option<&HashMap<String, Identified>>,
 ) -> Frozen {
     let mut out = Frozen::default();
-    if union_sites.len() < 2 && !union_sites.iter().any(|s| !s.is_empty()) {
+    if union_sites.iter().all(String::is_empty) && !root_referenced {
         return out;
     }
     if known.is_none() {
@@ -194,7 +198,7 @@ mod tests {
 
     fn sites_of(doc: &Value, sites: &[&str]) -> HashSet<String> {
         let sites: Vec<String> = sites.iter().map(|s| (*s).to_owned()).collect();
-        frozen(doc, Draft::of(doc), &sites, None).sites
+        frozen(doc, Draft::of(doc), &sites, false, None).sites
     }
 
     #[test]
@@ -270,7 +274,7 @@ mod tests {
         // cannot become one object and stays, so what its members hold is frozen too.
         let mut held = doc.clone();
         held["properties"]["q"] = json!({"not": {"$ref": "#/$defs/Cat"}});
-        let frozen = frozen(&held, Draft::of(&held), &sites.map(str::to_owned), None);
+        let frozen = frozen(&held, Draft::of(&held), &sites.map(str::to_owned), false, None);
         assert!(frozen.sites.contains("/$defs/Cat"));
         assert!(matches!(
             frozen.identified.get("/properties/p"),

@@ -63,10 +63,22 @@ pub(crate) fn run(schema: &Value, options: &Options) -> Result<Flattened, Error>
 /// The borrowing projection of a document with at least one union site, then the repair of its
 /// references.
 fn project_document(schema: &Value, options: &Options, facts: Facts) -> Result<Flattened, Error> {
-    let frozen = if options.scope == Scope::All {
-        polarity::frozen(schema, facts.draft, &facts.union_sites, None)
-    } else {
-        Frozen::default()
+    // A `$ref` to the root from a frozen place freezes the root too, in either scope (SPEC §6
+    // decision 37); under `Scope::Root` every nested site stays, so the members of its `oneOf`
+    // are frozen places.
+    let root_referenced = facts.ref_targets.contains("");
+    let frozen = match options.scope {
+        Scope::All => polarity::frozen(
+            schema,
+            facts.draft,
+            &facts.union_sites,
+            root_referenced,
+            None,
+        ),
+        Scope::Root if root_referenced && facts.union_sites.iter().any(String::is_empty) => {
+            polarity::frozen(schema, facts.draft, &[String::new()], true, None)
+        }
+        Scope::Root => Frozen::default(),
     };
     let mut projector = Projector {
         document: schema,

@@ -94,7 +94,8 @@ fn freeze_owned(
     if options.scope != Scope::All {
         return Frozen::default();
     }
-    let frozen = polarity::frozen(schema, facts.draft, &facts.union_sites, Some(sites));
+    // Without `$ref` nothing reaches the root from a frozen place.
+    let frozen = polarity::frozen(schema, facts.draft, &facts.union_sites, false, Some(sites));
     for site in &frozen.sites {
         if let Some(id @ Identified::Union(_)) = sites.get_mut(site) {
             *id = Identified::NotUnion(Some(SkipReason::Frozen));

@@ -385,3 +385,51 @@ fn a_union_of_objects_behind_the_roots_ref_is_joined() {
         kept.diagnostics
     );
 }
+
+#[test]
+fn a_root_union_referenced_from_a_frozen_place_stays_in_either_scope() {
+    // SPEC §6 decisions 37 and 70: the root reached by `$ref: "#"` from under `not` is frozen.
+    // Joined, the root would accept `{"k": "b", "n": {}}` (the flat object declares `n`), so the
+    // `not` below would reject the value that the original accepts.
+    let branch_b = json!({"type": "object", "properties": {"k": {"const": "b"}},
+                          "required": ["k"], "additionalProperties": false});
+    let root = json!({"oneOf": [
+        {"type": "object", "properties": {
+            "k": {"const": "a"},
+            "n": {"type": "object", "properties": {"m": {"not": {"$ref": "#"}}}}
+        }, "required": ["k"], "additionalProperties": false},
+        branch_b
+    ]});
+    let value = json!({"k": "a", "n": {"m": {"k": "b", "n": {}}}});
+    for scope in [flatjoin::Scope::All, flatjoin::Scope::Root] {
+        let options = Options::default().with_scope(scope);
+        let out = flatten(&root, &options).expect("flattens");
+        assert!(validator(&root).is_valid(&value));
+        assert!(
+            validator(&out.schema).is_valid(&value),
+            "{scope:?}: {:#}",
+            out.schema
+        );
+        assert!(out.schema.get("oneOf").is_some(), "{scope:?}");
+        assert!(out.diagnostics.flattened.is_empty(), "{scope:?}");
+        assert!(
+            out.diagnostics
+                .skipped
+                .iter()
+                .any(|s| s.pointer.is_empty() && s.reason == SkipReason::Frozen),
+            "{scope:?}: {:?}",
+            out.diagnostics.skipped
+        );
+    }
+    // Under a `oneOf` that stays (a nested one with no discriminator), the same; with the
+    // reference in a place that is not frozen the root is joined.
+    let mut kept = root.clone();
+    kept["oneOf"][0]["properties"]["n"]["properties"]["m"] =
+        json!({"oneOf": [{"$ref": "#"}, {"type": "string"}]});
+    let out = flatten(&kept, &Options::default()).expect("flattens");
+    assert!(out.schema.get("oneOf").is_some(), "{:#}", out.schema);
+    let mut free = root.clone();
+    free["oneOf"][0]["properties"]["n"]["properties"]["m"] = json!({"$ref": "#"});
+    let out = flatten(&free, &Options::default()).expect("flattens");
+    assert!(is_one_object(&out.schema), "{:#}", out.schema);
+}

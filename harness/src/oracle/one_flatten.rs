@@ -185,7 +185,8 @@ impl Subject {
     }
 
     /// Object guarantee: a root that is a discriminated union (by the harness's own reading of
-    /// SPEC §1) yields `type: "object"` with no root `oneOf`/`anyOf`.
+    /// SPEC §1) yields `type: "object"` with no root `oneOf`/`anyOf`, unless a `$ref` from a
+    /// frozen place reaches it (SPEC §6 decision 37; skipped).
     pub fn object_guarantee(&self) -> Judged {
         if self.du.is_none() {
             return Ok(Outcome::Skipped(
@@ -196,6 +197,16 @@ impl Subject {
         let is_object = p.get("type") == Some(&json!("object"));
         let union_left = p.get("oneOf").is_some() || p.get("anyOf").is_some();
         if !is_object || union_left {
+            let diagnostics = self.flattened.diagnostics.to_json();
+            if let Some(place) =
+                super::coverage::root_frozen(&self.original, self.options.scope, Some(&diagnostics))
+            {
+                // A `$ref` to the root from a frozen place: the root stays (SPEC §6 decision 37);
+                // the coverage oracle's part (e) judges that it does.
+                return Ok(Outcome::Skipped(format!(
+                    "the root is frozen (SPEC §6 decision 37): {place}"
+                )));
+            }
             return Err(self.violation(
                 Oracle::ObjectGuarantee,
                 format!("the root is a discriminated union but the presentation is not one flat object: {p}"),

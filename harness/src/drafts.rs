@@ -101,7 +101,12 @@ fn to_draft2019(node: &Value) -> Value {
     for (k, v) in map {
         match k.as_str() {
             "prefixItems" => {
-                out.insert("items".into(), to_draft2019(v));
+                // The tuple's members are subschemas too (a `prefixItems` inside one).
+                let tuple = match v {
+                    Value::Array(members) => members.iter().map(to_draft2019).collect(),
+                    other => to_draft2019(other),
+                };
+                out.insert("items".into(), tuple);
                 if let Some(items) = map.get("items") {
                     out.insert("additionalItems".into(), to_draft2019(items));
                 }

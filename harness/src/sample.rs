@@ -625,9 +625,25 @@ fn integers(map: &Map<String, Value>) -> Vec<Value> {
         }
     }
     if let Some(m) = num(map, "multipleOf") {
-        out.push(json!(m));
+        out.push(number(m));
     }
     out
+}
+
+/// `f` as JSON: an integer when it is integral (and exactly representable), else a float.
+/// `2.0` against draft-04's `integer` is where boon and jsonschema part (the draft leaves it
+/// open; SPEC §6 decision 30 pins what the join does with it), so a sampler that wrote it would
+/// only have the value set aside as a validator disagreement.
+pub(crate) fn number(f: f64) -> Value {
+    #[allow(
+        clippy::cast_possible_truncation,
+        reason = "only when integral and below 2^53"
+    )]
+    if f.fract() == 0.0 && f.abs() < 9.0e15 {
+        json!(f as i64)
+    } else {
+        json!(f)
+    }
 }
 
 fn fractions(map: &Map<String, Value>) -> Vec<Value> {

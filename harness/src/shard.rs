@@ -372,6 +372,9 @@ pub struct CaseItem {
     /// The first violation was to be shrunk but the case could not be drawn again.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub unshrinkable: bool,
+    /// What the join made of the case's unions (model cases the core flattened).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unions: Option<oracle::UnionTally>,
 }
 
 impl CaseItem {
@@ -384,7 +387,14 @@ impl CaseItem {
             unattributed: false,
             shrunk: None,
             unshrinkable: false,
+            unions: None,
         }
+    }
+
+    /// The record with the tally of the case's unions.
+    pub fn with_unions(mut self, unions: Option<oracle::UnionTally>) -> CaseItem {
+        self.unions = unions;
+        self
     }
 
     /// Records the shrunk counterexample of this case's first violation.

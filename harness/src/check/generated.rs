@@ -146,12 +146,13 @@ impl ModelPhase<'_> {
         progress: &mut dyn FnMut(u32, u32),
     ) -> ControlFlow<()> {
         let config = self.config;
-        self.result
-            .items
-            .model
-            .push(CaseItem::of(i, &report.outcomes, report.widening));
+        self.result.items.model.push(
+            CaseItem::of(i, &report.outcomes, report.widening).with_unions(report.unions.clone()),
+        );
         self.result.tally(&report.outcomes);
         self.generator.tally(&report.outcomes);
+        self.generator
+            .tally_unions(report.unions.as_ref(), report.widening);
         self.result.generated += 1;
         if let Some(w) = report.widening {
             self.result.widenings.push(w);

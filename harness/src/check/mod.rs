@@ -40,7 +40,9 @@ pub use generated::{
 };
 pub(crate) use order::{WINDOW_PER_JOB, evaluate_in_order};
 pub use report::report_markdown;
-pub use result::{CheckResult, Counts, GeneratorResult, MAX_DISAGREEMENT_EXAMPLES, RunInfo};
+pub use result::{
+    CheckResult, Counts, FormCounts, GeneratorResult, MAX_DISAGREEMENT_EXAMPLES, RunInfo,
+};
 
 /// The default seed of generated cases: a fixed one, so a run is reproducible.
 pub const DEFAULT_SEED: u64 = 0x5EED_F1A7_2026;

@@ -1,7 +1,8 @@
 //! `reports/conformance.md`, rendered from a [`CheckResult`] alone (its [`RunInfo`] names the
 //! command, seed, corpus and fault): one function per section.
 
-use super::result::{CheckResult, Counts, RunInfo};
+use super::result::{CheckResult, Counts, FormCounts, RunInfo};
+use crate::oracle::FORM_LABELS;
 use crate::suite;
 
 /// The Markdown report.
@@ -10,6 +11,7 @@ pub fn report_markdown(result: &CheckResult) -> String {
     header(&mut md, result);
     oracles(&mut md, result);
     generators(&mut md, result);
+    forms(&mut md, result);
     md.push_str(&format!(
         "\n## Static oracle\n\n`jsonschema` canonical `covers` (presentation ⊇ branch): {} yes, {} unknown (unsupported schemas count as unknown), 0 no.\n",
         result.static_yes, result.static_unknown
@@ -28,7 +30,7 @@ pub fn report_markdown(result: &CheckResult) -> String {
 /// `## Real programs`: where the worlds of real emitters report the share of root unions that
 /// become one object per form and the skip reasons (SPEC §2.9); they need Python and Node.js, so
 /// this run does not make them.
-const REAL_PROGRAMS: &str = "\n## Real programs\n\nThe unions of objects real programs write, emitted by the real libraries and judged by independent validators, per form (root unions that become one object, union sites flattened and skipped by reason code, values, unsound): [`pydantic-world.md`](pydantic-world.md) (random Pydantic v2 programs, `python3 harness/worlds/pydantic/world.py`) and [`zod-world.md`](zod-world.md) (random Zod 4 programs, `node harness/worlds/zod/world.mjs`). The `coverage` oracle above judges the same promises on every generated and corpus case.\n";
+const REAL_PROGRAMS: &str = "\n## Real programs\n\nThe unions of objects real programs write, emitted by the real libraries and judged by independent validators, per form (root unions that become one object, union sites flattened and skipped by reason code, values, unsound): [`pydantic-world.md`](pydantic-world.md) (random Pydantic v2 programs, `python3 harness/worlds/pydantic/world.py`) and [`zod-world.md`](zod-world.md) (random Zod 4 programs, `node harness/worlds/zod/world.mjs`). The same shares for the model generator's forms are above (Unions of objects by form); the `coverage` oracle judges the same promises on every generated and corpus case.\n";
 
 /// The generated-file comment, the title and the run's summary list.
 fn header(md: &mut String, result: &CheckResult) {
@@ -119,6 +121,66 @@ fn generators(md: &mut String, result: &CheckResult) {
             ));
         }
     }
+}
+
+/// `## Unions of objects by form`: per form of the model generator's root union (SPEC §2.9), how
+/// many roots became one object, the union sites flattened and those left by reason code, and
+/// the median widening (precision, beside the join's reach).
+fn forms(md: &mut String, result: &CheckResult) {
+    let Some(model) = result
+        .generators
+        .iter()
+        .find(|g| g.name == super::MODEL_GENERATOR && !g.forms.is_empty())
+    else {
+        return;
+    };
+    md.push_str("\n## Unions of objects by form\n\nThe model generator's cases by the form of their root union (SPEC §2.9: serde's four representations as schemars renders them, Zod's and Pydantic's nested discriminated unions, tags with a default, unions with no discriminator), in every dialect: roots that became one object, the union sites the diagnostics list as flattened, those left as they are by reason code (SPEC §6 decision 70's closed list), and the median widening of the form's cases (the share of values drawn from the presentation that the original rejects: the precision the new joins cost). An externally tagged root with a unit variant has a string branch and stays a union, named `branch-not-object`; `flatjoin lint` reports it as `root-union-kept` under every profile.\n\n| form | cases | root one object | sites flattened | sites left, by code | median widening |\n| --- | ---: | ---: | ---: | --- | ---: |\n");
+    let mut total = FormCounts::default();
+    for label in FORM_LABELS {
+        let Some(f) = model.forms.get(label) else {
+            continue;
+        };
+        form_row(md, label, f);
+        total.cases += f.cases;
+        total.root_object += f.root_object;
+        total.flattened += f.flattened;
+        for (code, n) in &f.skipped {
+            *total.skipped.entry(code.clone()).or_insert(0) += n;
+        }
+        total.widenings.extend(&f.widenings);
+    }
+    form_row(md, "**all**", &total);
+}
+
+/// One row of [`forms`].
+fn form_row(md: &mut String, label: &str, f: &FormCounts) {
+    let mut w = f.widenings.clone();
+    w.sort_by(f64::total_cmp);
+    let left = if f.skipped.is_empty() {
+        "none".to_owned()
+    } else {
+        f.skipped
+            .iter()
+            .map(|(code, n)| format!("`{code}` {n}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    md.push_str(&format!(
+        "| {label} | {} | {} ({}) | {} | {left} | {} |\n",
+        f.cases,
+        f.root_object,
+        percent(f.root_object, f.cases),
+        f.flattened,
+        quantile(&w, 0.5).map_or("-".into(), |v| format!("{v:.3}"))
+    ));
+}
+
+/// `part` of `whole` as a percentage with one decimal.
+fn percent(part: u32, whole: u32) -> String {
+    if whole == 0 {
+        return "-".into();
+    }
+    format!("{:.1} %", f64::from(part) * 100.0 / f64::from(whole))
 }
 
 /// The value at quantile `q` of sorted `values`.

@@ -3,6 +3,7 @@
 //! and the driver [merges](CheckResult::merge) them in phase order; the report and the summary
 //! table are rendered from a result alone.
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -10,7 +11,7 @@ use flatjoin::Options;
 use serde_json::Value;
 
 use crate::model::Case;
-use crate::oracle::{Oracle, Outcome, Violation};
+use crate::oracle::{Oracle, Outcome, UnionTally, Violation};
 use crate::shard::Items;
 use crate::suite::SuiteReport;
 
@@ -137,6 +138,23 @@ pub struct GeneratorResult {
     pub time: Duration,
     /// Counts per oracle.
     pub oracles: Vec<(Oracle, Counts)>,
+    /// Per form of the root union (model cases), what the join made of the unions.
+    pub forms: BTreeMap<String, FormCounts>,
+}
+
+/// What the join made of the unions of one form's cases (SPEC §2.9): the report's per-form table.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct FormCounts {
+    /// Cases of the form.
+    pub cases: u32,
+    /// Cases whose presentation's root is one object.
+    pub root_object: u32,
+    /// Union sites flattened.
+    pub flattened: u32,
+    /// Union sites left as they are, by reason code.
+    pub skipped: BTreeMap<String, u32>,
+    /// The widening measure of each case that has one (precision, SPEC §4).
+    pub widenings: Vec<f64>,
 }
 
 impl GeneratorResult {
@@ -146,6 +164,19 @@ impl GeneratorResult {
             name: name.to_owned(),
             ..GeneratorResult::default()
         }
+    }
+
+    /// Counts one case's unions (SPEC §2.9), under its root union's form.
+    pub(crate) fn tally_unions(&mut self, unions: Option<&UnionTally>, widening: Option<f64>) {
+        let Some(u) = unions else { return };
+        let form = self.forms.entry(u.form.clone()).or_default();
+        form.cases += 1;
+        form.root_object += u32::from(u.root_object);
+        form.flattened += u.flattened;
+        for (code, n) in &u.skipped {
+            *form.skipped.entry(code.clone()).or_insert(0) += n;
+        }
+        form.widenings.extend(widening);
     }
 
     /// Counts one case's outcomes.

@@ -449,6 +449,7 @@ fn fold_generator(
         let outcomes = item.outcomes.restore(codes, &config.base)?;
         result.tally(&outcomes);
         counts.tally(&outcomes);
+        counts.tally_unions(item.unions.as_ref(), item.widening);
         if let Generator::Model = generator {
             result.generated += 1;
             if let Some(w) = item.widening {

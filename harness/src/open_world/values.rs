@@ -58,8 +58,9 @@ fn numbers(map: &Map<String, Value>) -> Vec<Value> {
     }
     for (k, step) in [("exclusiveMinimum", 1.0), ("exclusiveMaximum", -1.0)] {
         if let Some(f) = map.get(k).and_then(Value::as_f64) {
-            out.push(json!(f + step));
-            out.push(json!(f + step / 2.0));
+            // An integral result is written as an integer ([`crate::sample::number`]).
+            out.push(crate::sample::number(f + step));
+            out.push(crate::sample::number(f + step / 2.0));
         }
     }
     out.extend([

@@ -51,10 +51,10 @@ pub use one_flatten::{presentation_validity, presentation_validity_of};
 pub use reading::{RootUnion, discriminated_root, restrict_declared};
 pub use subject::Subject;
 pub use whole_case::{
-    CaseReport, branch_order_invariance, branch_order_invariance_with, check_case,
-    compare_duplicate, dialect_invariance, dialect_invariance_with, draft_forms,
+    CaseReport, FORM_LABELS, UnionTally, branch_order_invariance, branch_order_invariance_with,
+    check_case, compare_duplicate, dialect_invariance, dialect_invariance_with, draft_forms,
     duplicate_branch_invariance, duplicate_branch_invariance_with, evaluate_case,
-    evaluate_case_with,
+    evaluate_case_with, form_label,
 };
 
 /// The oracles: one per SPEC §4 guarantee the harness checks, in report order ([`Oracle::ALL`]).

@@ -7,6 +7,8 @@
     reason = "violations are rare and carry the counterexample"
 )]
 
+use std::collections::BTreeMap;
+
 use flatjoin::Options;
 use serde_json::Value;
 
@@ -16,7 +18,7 @@ use super::{
 };
 use crate::drafts::{self, Draft};
 use crate::identity::{Forget, canonical_data, canonical_text, sorted_text};
-use crate::model::{Case, Literal};
+use crate::model::{Case, Form, Literal};
 use crate::render::{DIALECTS, Dialect, literal_value, render, render_as};
 
 /// Branch-order invariance (model): the case with its root branches reversed and rotated yields a
@@ -272,6 +274,74 @@ pub struct CaseReport {
     pub outcomes: Vec<(Oracle, Outcome)>,
     /// The widening measure of the case.
     pub widening: Option<f64>,
+    /// What the join made of the case's unions (`None` when the core refused the case).
+    pub unions: Option<UnionTally>,
+}
+
+/// The forms of a model case's root union, in the report's order ([`form_label`]).
+pub const FORM_LABELS: [&str; 8] = [
+    "internally tagged",
+    "internally tagged, a tag with a default",
+    "internally tagged, a branch itself a union (nested)",
+    "adjacently tagged",
+    "adjacently tagged, with unit variants",
+    "externally tagged",
+    "externally tagged, with unit variants (a string branch)",
+    "untagged",
+];
+
+/// The form of `case`'s root union (SPEC §2.9), one of [`FORM_LABELS`]: a nested union wins
+/// over a defaulted tag.
+pub fn form_label(case: &Case) -> &'static str {
+    let root = &case.root;
+    let unit = root.branches.iter().any(|b| b.unit);
+    let i = match root.form {
+        Form::Internal if root.has_inner_union() => 2,
+        Form::Internal if root.branches.iter().any(|b| b.tag_default) => 1,
+        Form::Internal => 0,
+        Form::Adjacent if unit => 4,
+        Form::Adjacent => 3,
+        Form::External if unit => 6,
+        Form::External => 5,
+        Form::Untagged => 7,
+    };
+    FORM_LABELS[i]
+}
+
+/// What the join made of one model case's unions (SPEC §2.9): the root's form, whether the
+/// presentation's root is one object, and the union sites the diagnostics name, flattened or
+/// left by reason code. Read from the presentation and the diagnostics as they are; the
+/// `coverage` oracle judges them.
+#[derive(Debug, Clone, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+pub struct UnionTally {
+    /// The root union's form, one of [`FORM_LABELS`].
+    pub form: String,
+    /// The presentation's root is `type: "object"` with no root `oneOf`/`anyOf`.
+    pub root_object: bool,
+    /// Union sites listed as flattened.
+    pub flattened: u32,
+    /// Union sites left as they are, by reason code (`SkipReason::code`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub skipped: BTreeMap<String, u32>,
+}
+
+impl UnionTally {
+    /// The tally of `case` flattened into `flat`.
+    pub fn of(case: &Case, flat: &flatjoin::Flattened) -> UnionTally {
+        let p = &flat.schema;
+        let mut skipped = BTreeMap::new();
+        for site in &flat.diagnostics.skipped {
+            *skipped.entry(site.reason.code().to_owned()).or_insert(0) += 1;
+        }
+        UnionTally {
+            form: form_label(case).to_owned(),
+            root_object: p.get("type") == Some(&Value::from("object"))
+                && p.get("oneOf").is_none()
+                && p.get("anyOf").is_none(),
+            flattened: u32::try_from(flat.diagnostics.flattened.len()).unwrap_or(u32::MAX),
+            skipped,
+        }
+    }
 }
 
 impl CaseReport {
@@ -295,17 +365,20 @@ pub fn evaluate_case_with(case: &Case, options: &Options, sweep: Sweep) -> CaseR
     let case = case.normalized();
     let original = render(&case);
     let run = |r: Judged| r.unwrap_or_else(|v| Outcome::Failed(Box::new(v)));
-    let (mut outcomes, widening) = match Subject::prepare(&original, options) {
+    let (mut outcomes, widening, unions) = match Subject::prepare(&original, options) {
         Ok(Ok(subject)) => {
             let widening = (sweep == Sweep::Full).then(|| subject.widening()).flatten();
-            (subject.outcomes(sweep), widening)
+            let unions = UnionTally::of(&case, &subject.flattened);
+            (subject.outcomes(sweep), widening, Some(unions))
         }
         Ok(Err(reason)) => (
             vec![(Oracle::FlattenAccepts, Outcome::Skipped(reason))],
             None,
+            None,
         ),
         Err(v) => (
             vec![(Oracle::FlattenAccepts, Outcome::Failed(Box::new(v)))],
+            None,
             None,
         ),
     };
@@ -321,7 +394,11 @@ pub fn evaluate_case_with(case: &Case, options: &Options, sweep: Sweep) -> CaseR
         outcomes.push((Oracle::Dialect, run(dialect_invariance(&case, options))));
         outcomes.push((Oracle::DraftForms, run(draft_forms(&case, options))));
     }
-    CaseReport { outcomes, widening }
+    CaseReport {
+        outcomes,
+        widening,
+        unions,
+    }
 }
 
 /// Runs the oracles of `sweep` on one case, the first violation as the error; the

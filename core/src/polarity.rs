@@ -274,7 +274,13 @@ mod tests {
         // cannot become one object and stays, so what its members hold is frozen too.
         let mut held = doc.clone();
         held["properties"]["q"] = json!({"not": {"$ref": "#/$defs/Cat"}});
-        let frozen = frozen(&held, Draft::of(&held), &sites.map(str::to_owned), false, None);
+        let frozen = frozen(
+            &held,
+            Draft::of(&held),
+            &sites.map(str::to_owned),
+            false,
+            None,
+        );
         assert!(frozen.sites.contains("/$defs/Cat"));
         assert!(matches!(
             frozen.identified.get("/properties/p"),

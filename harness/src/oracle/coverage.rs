@@ -142,8 +142,15 @@ pub fn judge_coverage(
         .sites()
         .filter(|n| scope == Scope::All || n.pointer.is_empty())
         .collect();
-    // (b) Every site named, with a code of the closed list.
-    for site in &sites {
+    judge_named(&sites, named)?;
+    checked += judge_reasons(&doc, &sites, named, &frozen)?;
+    judge_frozen(&sites, named, &frozen, presentation)?;
+    Ok(checked)
+}
+
+/// Part (b): every union site in scope is flattened or named with a code of the closed list.
+fn judge_named(sites: &[&Node<'_>], named: &Named) -> Result<(), String> {
+    for site in sites {
         if named.flattened.contains(&site.pointer) {
             continue;
         }
@@ -170,8 +177,21 @@ pub fn judge_coverage(
             }
         }
     }
-    // (c) and (d): every reason judged.
-    for site in &sites {
+    Ok(())
+}
+
+/// Parts (c) and (d): every reason a site is left with is judged against the harness's own
+/// reading; the number of sites judged.
+fn judge_reasons(
+    doc: &Original<'_>,
+    sites: &[&Node<'_>],
+    named: &Named,
+    frozen: &Frozen,
+) -> Result<usize, String> {
+    let root_objects = doc.root_only_objects();
+    let root_frozen = frozen.holds("");
+    let mut checked = 0;
+    for site in sites {
         if named.flattened.contains(&site.pointer) {
             checked += 1;
             continue;
@@ -217,12 +237,21 @@ pub fn judge_coverage(
         }
         checked += 1;
     }
-    // (e) Nothing frozen is flattened (SPEC §6 decision 37): a site the polarity reading
-    // freezes is left as it is, the root included when a `$ref` to it (`#`, or an anchor or
-    // `$id` naming it) is reached from a frozen place; decision 37 wins over §2.9's root join
-    // and §4's object guarantee there, since the join would loosen what `not` negates. A site
-    // that passes was skipped, and is counted by (c) already.
-    for site in &sites {
+    Ok(checked)
+}
+
+/// Part (e), nothing frozen is flattened (SPEC §6 decision 37): a site the polarity reading
+/// freezes is left as it is, the root included when a `$ref` to it (`#`, or an anchor or `$id`
+/// naming it) is reached from a frozen place; decision 37 wins over §2.9's root join and §4's
+/// object guarantee there, since the join would loosen what `not` negates. A site that passes
+/// was skipped, and is counted by (c) already.
+fn judge_frozen(
+    sites: &[&Node<'_>],
+    named: &Named,
+    frozen: &Frozen,
+    presentation: &Value,
+) -> Result<(), String> {
+    for site in sites {
         let Some(place) = frozen.place(&site.pointer) else {
             continue;
         };
@@ -242,7 +271,7 @@ pub fn judge_coverage(
             ));
         }
     }
-    Ok(checked)
+    Ok(())
 }
 
 fn at(pointer: &str) -> String {

@@ -105,7 +105,7 @@ impl Subject {
     /// Soundness, static: for each root branch, `jsonschema`'s canonical `covers` must never say the
     /// presentation fails to contain it. Under `declared`, the branch is the original restricted
     /// to the keys the reading promises ([`restrict_declared`]: keys declared by other members of
-    /// any union are forbidden), reduced to that branch ([`declared_member`]); the restriction
+    /// any union are forbidden), reduced to that branch (`declared_member`); the restriction
     /// only narrows, so that is a part of the original branch (SPEC §6 decisions 64 and 68).
     /// Yes and unknown answers are counted; unsupported schemas count as unknown.
     pub fn static_soundness(&self) -> Judged {

@@ -378,7 +378,7 @@ fn branch_from(
 }
 
 /// A whole case: a pool of (name, shape) definitions, branches picking from it (the branches of
-/// a branch that is itself a union too), the root in one of the forms of [`root_form`].
+/// a branch that is itself a union too), the root in one of the forms of `root_form`.
 pub fn case() -> impl Strategy<Value = Case> {
     let pool = prop::collection::vec((name(), shape()), 1..6);
     let inner = prop::option::weighted(

@@ -8,6 +8,7 @@
 
 pub mod io;
 pub mod mcp_proxy;
-pub mod profiles;
-pub mod surfaces;
+pub mod sdk;
+
+pub use flatjoin_surfaces::{profiles, surfaces};
 pub mod tool_schema;

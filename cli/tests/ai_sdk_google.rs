@@ -14,7 +14,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use flatjoin_cli::profiles::sdk::{Check, Item, Judge};
+use flatjoin_cli::sdk::{Check, Item, Judge};
 use serde_json::{Map, Value, json};
 
 mod support;

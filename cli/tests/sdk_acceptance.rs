@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use flatjoin_cli::profiles::Profile;
-use flatjoin_cli::profiles::sdk::{self, Check, Item, Judge};
+use flatjoin_cli::sdk::{self, Check, Item, Judge};
 use flatjoin_cli::surfaces::ToolInput;
 use serde_json::{Value, json};
 

@@ -2,7 +2,7 @@
 //!
 //! Every walk in the crate (well-formedness, projection, structural identity, reference
 //! collection) goes through [`slot`], and so do the provider profiles in the CLI
-//! (`cli/src/profiles`, through [`subschemas`] and [`ANNOTATIONS`]), so a new keyword is one edit
+//! (`bindings/surfaces/src/profiles`, through [`subschemas`] and [`ANNOTATIONS`]), so a new keyword is one edit
 //! here.
 
 use serde_json::{Map, Value};

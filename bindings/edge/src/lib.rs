@@ -17,8 +17,8 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 
 pub use flatjoin::Options;
 use flatjoin::{OpenBranches, RuntimeOptions, Scope};
-use flatjoin_cli::profiles::{self, Finding, Profile};
-use flatjoin_cli::surfaces::{self, GeminiField, Provider, ToolInput};
+use flatjoin_surfaces::profiles::{self, Finding, Profile};
+use flatjoin_surfaces::surfaces::{self, GeminiField, Provider, ToolInput};
 use serde_json::{Map, Value, json};
 
 /// Why a call failed: what the packages raise as an error with `kind`, `pointer` and `message`.

@@ -8,7 +8,8 @@ use clap::{Args, ValueEnum};
 use serde_json::json;
 
 use flatjoin_cli::io::{input_name, read_json};
-use flatjoin_cli::profiles::{self, Profile, Severity, sdk};
+use flatjoin_cli::profiles::{self, Profile, Severity};
+use flatjoin_cli::sdk;
 use flatjoin_cli::surfaces;
 
 /// Output format of `lint`.

@@ -14,7 +14,6 @@ pub mod gemini;
 pub mod mcp;
 pub mod openai;
 pub mod openai_strict;
-pub mod sdk;
 pub mod steps;
 pub mod walk;
 pub mod widen;
@@ -22,7 +21,8 @@ pub mod widen;
 use serde_json::{Value, json};
 
 /// A provider dialect a presentation can be checked against and lowered to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum Profile {
     /// OpenAI function tools, non-strict.
     Openai,

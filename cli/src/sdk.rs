@@ -12,7 +12,7 @@ use std::process::{Command, Stdio};
 
 use serde_json::{Value, json};
 
-use super::Profile;
+use crate::profiles::Profile;
 use crate::surfaces::{self, GeminiField, Provider, ToolInput};
 
 /// Which SDK check an export goes through (the `check` field of `check.py`'s input).
@@ -103,7 +103,7 @@ pub fn items(tool: &ToolInput, profile: Profile, label: &str) -> Result<Vec<Item
     let clean = |e: &surfaces::Exported| {
         !e.residual
             .iter()
-            .any(|f| f.severity == super::Severity::Error)
+            .any(|f| f.severity == crate::profiles::Severity::Error)
     };
     let mut out = Vec::new();
     match profile {
@@ -133,9 +133,9 @@ pub fn items(tool: &ToolInput, profile: Profile, label: &str) -> Result<Vec<Item
         Profile::Mcp => {
             let lowered = surfaces::present(&tool.schema, Some(Profile::Mcp), &options)?;
             let named = [(tool.name.clone(), lowered.schema.clone())];
-            let clean = !super::lint_tools(Profile::Mcp, &named)
+            let clean = !crate::profiles::lint_tools(Profile::Mcp, &named)
                 .iter()
-                .any(|f| f.severity == super::Severity::Error);
+                .any(|f| f.severity == crate::profiles::Severity::Error);
             let mut entry = json!({"name": tool.name, "inputSchema": lowered.schema});
             if let Some(d) = &tool.description {
                 entry["description"] = json!(d);

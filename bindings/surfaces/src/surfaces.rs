@@ -173,7 +173,8 @@ pub fn apply_profile(
 }
 
 /// An agent provider's tool-declaration format.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum Provider {
     /// `[{"type": "function", "function": {"name", "description", "parameters"}}]`.
     Openai,
@@ -197,15 +198,16 @@ impl Provider {
 }
 
 /// Which field of a Gemini `FunctionDeclaration` carries the input schema.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum GeminiField {
     /// `parameters`: the OpenAPI 3.0 subset (`gemini` profile), types in the API's upper case.
     #[default]
-    #[value(name = "parameters")]
+    #[cfg_attr(feature = "clap", value(name = "parameters"))]
     Parameters,
     /// `parametersJsonSchema`: JSON Schema (lowered like the `openai` profile: root object, no
     /// boolean subschemas).
-    #[value(name = "parametersJsonSchema")]
+    #[cfg_attr(feature = "clap", value(name = "parametersJsonSchema"))]
     ParametersJsonSchema,
 }
 

@@ -4,11 +4,11 @@
 //! proposes, for every branch and every branch of a branch that is itself a union, a value the
 //! original accepts.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use flatjoin_harness::check::{self, DEFAULT_SEED};
 use flatjoin_harness::model::{Case, Form, Literal, Shape, Union, variant_name};
-use flatjoin_harness::oracle::judge;
+use flatjoin_harness::oracle::{FORM_LABELS, Sweep, evaluate_case_with, judge};
 use flatjoin_harness::render::{self, DIALECTS, literal_value, render_form};
 use flatjoin_harness::sample::{self, Reading};
 use proptest::strategy::ValueTree;
@@ -329,4 +329,35 @@ fn selects(value: &Value, path: &[(&str, &[Literal])]) -> bool {
                 .any(|l| canonical(&literal_value(*l)) == canonical(v))
         })
     })
+}
+
+/// The conformance report's per-form table (SPEC §2.9) reads each model case's tally: every
+/// form's root becomes one object but an externally tagged one with a unit variant, which stays
+/// (its string branch is no object), named `branch-not-object`; and every form of the table is
+/// drawn within a few hundred cases of the default seed.
+#[test]
+fn the_per_form_tally_says_which_roots_became_one_object() {
+    let mut forms = BTreeSet::new();
+    for i in 0..600 {
+        let case = model_case(i);
+        let normalized = case.normalized();
+        let report = evaluate_case_with(&case, &flatjoin::Options::default(), Sweep::OneFlatten);
+        let tally = report.unions.expect("the core flattens every model case");
+        let stays = normalized.root.admits_non_object();
+        assert_eq!(tally.root_object, !stays, "case {i}: {tally:?}");
+        if stays {
+            assert!(
+                tally.skipped.contains_key("branch-not-object"),
+                "case {i}: {tally:?}"
+            );
+        }
+        assert!(FORM_LABELS.contains(&tally.form.as_str()), "{}", tally.form);
+        forms.insert(tally.form);
+    }
+    let missing: Vec<&str> = FORM_LABELS
+        .iter()
+        .copied()
+        .filter(|f| !forms.contains(*f))
+        .collect();
+    assert!(missing.is_empty(), "forms never drawn: {missing:?}");
 }

@@ -125,9 +125,7 @@ pub fn judge_coverage(
     let mut checked = 0;
     // (a) Root object, both scopes.
     if root_objects && !root_frozen {
-        let is_object = presentation.get("type") == Some(&Value::from("object"));
-        let union_left = presentation.get("oneOf").is_some() || presentation.get("anyOf").is_some();
-        if !is_object || union_left {
+        if !super::is_one_object(presentation) {
             return Err(format!(
                 "the root is a union whose members all admit only objects (SPEC §2.9), but the presentation's root is not one object: {}",
                 super::to_text(presentation)

@@ -386,6 +386,14 @@ fn violation(oracle: Oracle, message: String, schema: &Value, options: &Options)
     }
 }
 
+/// Whether a presentation's root is one object: `type: "object"` and no root `oneOf`/`anyOf`
+/// (SPEC §4, object guarantee; §2.9).
+pub(crate) fn is_one_object(schema: &Value) -> bool {
+    schema.get("type") == Some(&Value::from("object"))
+        && schema.get("oneOf").is_none()
+        && schema.get("anyOf").is_none()
+}
+
 fn to_text(value: &Value) -> String {
     serde_json::to_string(value).unwrap_or_default()
 }

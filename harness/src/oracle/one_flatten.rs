@@ -194,9 +194,7 @@ impl Subject {
             ));
         }
         let p = &self.flattened.schema;
-        let is_object = p.get("type") == Some(&json!("object"));
-        let union_left = p.get("oneOf").is_some() || p.get("anyOf").is_some();
-        if !is_object || union_left {
+        if !super::is_one_object(p) {
             let diagnostics = self.flattened.diagnostics.to_json();
             if let Some(place) =
                 super::coverage::root_frozen(&self.original, self.options.scope, Some(&diagnostics))

@@ -296,12 +296,12 @@ pub fn form_label(case: &Case) -> &'static str {
     let root = &case.root;
     let unit = root.branches.iter().any(|b| b.unit);
     let i = match root.form {
+        Form::External if root.admits_non_object() => 6,
         Form::Internal if root.has_inner_union() => 2,
         Form::Internal if root.branches.iter().any(|b| b.tag_default) => 1,
         Form::Internal => 0,
         Form::Adjacent if unit => 4,
         Form::Adjacent => 3,
-        Form::External if unit => 6,
         Form::External => 5,
         Form::Untagged => 7,
     };
@@ -328,16 +328,13 @@ pub struct UnionTally {
 impl UnionTally {
     /// The tally of `case` flattened into `flat`.
     pub fn of(case: &Case, flat: &flatjoin::Flattened) -> UnionTally {
-        let p = &flat.schema;
         let mut skipped = BTreeMap::new();
         for site in &flat.diagnostics.skipped {
             *skipped.entry(site.reason.code().to_owned()).or_insert(0) += 1;
         }
         UnionTally {
             form: form_label(case).to_owned(),
-            root_object: p.get("type") == Some(&Value::from("object"))
-                && p.get("oneOf").is_none()
-                && p.get("anyOf").is_none(),
+            root_object: super::is_one_object(&flat.schema),
             flattened: u32::try_from(flat.diagnostics.flattened.len()).unwrap_or(u32::MAX),
             skipped,
         }

@@ -83,14 +83,18 @@ pub type Outcome = Result<Value, Failure>;
 /// Runs one call and prints its envelope. A panic (a bug: the core is written not to panic on any
 /// input) is caught here and becomes an `internal` error, so the host process never dies of it.
 pub fn run(call: impl FnOnce() -> Outcome) -> String {
-    let outcome = catch_unwind(AssertUnwindSafe(call)).unwrap_or_else(|_| {
+    envelope(caught(call))
+}
+
+/// `call`'s result, a panic turned into an `internal` failure (see [`run`]).
+fn caught<T>(call: impl FnOnce() -> Result<T, Failure>) -> Result<T, Failure> {
+    catch_unwind(AssertUnwindSafe(call)).unwrap_or_else(|_| {
         Err(Failure::new(
             "internal",
             "",
             "flatjoin panicked (a bug: please report the input)",
         ))
-    });
-    envelope(outcome)
+    })
 }
 
 /// `{"ok": RESULT}` or `{"error": {"kind", "pointer", "message"}}`, compact.
@@ -202,26 +206,61 @@ pub fn flatten_manifest_value(
 /// `flatjoin validate [--assert-formats]`: the original schema decides. `{"valid": true, "branch":
 /// null, "errors": [], "message": ""}`, or `valid: false` with the branch the discriminator
 /// selected (`kind "polygon"`), each error's `instancePath` and `message`, and the CLI's text.
+/// Compiles the schema for this one value: a [`Validator`] compiles it once for many.
 pub fn validate(original: &str, value: &str, assert_formats: bool) -> Outcome {
     let original = parse(original, "schema")?;
     let value = parse(value, "value")?;
-    let options = RuntimeOptions {
-        assert_formats,
-        ..RuntimeOptions::default()
-    };
-    let runtime = flatjoin::Runtime::with_options(&original, &options)?;
-    Ok(match runtime.validate(&value) {
-        Ok(()) => json!({"valid": true, "branch": null, "errors": [], "message": ""}),
-        Err(errors) => json!({
-            "valid": false,
-            "branch": errors.branch,
-            "errors": errors.errors.iter().map(|e| json!({
-                "instancePath": e.instance_path,
-                "message": e.message,
-            })).collect::<Vec<_>>(),
-            "message": errors.to_string(),
-        }),
-    })
+    Ok(Validator::compile(&original, assert_formats)?.verdict(&value))
+}
+
+/// [`validate`] with the original schema compiled once ([`flatjoin::Runtime::with_options`]), for
+/// the packages' reusable validators: [`Validator::validate`] returns what [`validate`] returns for
+/// the same schema, value and `assert_formats`. `Send + Sync` (the compiled schema is read-only),
+/// so a package may share one across threads and validate without its runtime's lock.
+pub struct Validator {
+    runtime: flatjoin::Runtime,
+}
+
+impl Validator {
+    /// Parses and compiles the original schema; the failure is the one [`validate`] reports for
+    /// it (kind, pointer, message). A panic is caught and becomes an `internal` failure, as in
+    /// [`run`].
+    pub fn new(original: &str, assert_formats: bool) -> Result<Validator, Failure> {
+        caught(|| Validator::compile(&parse(original, "schema")?, assert_formats))
+    }
+
+    /// Compiles an original schema already parsed.
+    pub fn compile(original: &Value, assert_formats: bool) -> Result<Validator, Failure> {
+        let options = RuntimeOptions {
+            assert_formats,
+            ..RuntimeOptions::default()
+        };
+        let runtime = flatjoin::Runtime::with_options(original, &options)?;
+        Ok(Validator { runtime })
+    }
+
+    /// The verdict on one value's JSON text: `{"valid", "branch", "errors", "message"}` as
+    /// [`validate`] returns it (a value that is not JSON, or nested too deeply, is a failure with
+    /// kind and pointer). Call it inside [`run`] for the envelope and a caught panic.
+    pub fn validate(&self, value: &str) -> Outcome {
+        Ok(self.verdict(&parse(value, "value")?))
+    }
+
+    /// The verdict on a parsed value.
+    pub fn verdict(&self, value: &Value) -> Value {
+        match self.runtime.validate(value) {
+            Ok(()) => json!({"valid": true, "branch": null, "errors": [], "message": ""}),
+            Err(errors) => json!({
+                "valid": false,
+                "branch": errors.branch,
+                "errors": errors.errors.iter().map(|e| json!({
+                    "instancePath": e.instance_path,
+                    "message": e.message,
+                })).collect::<Vec<_>>(),
+                "message": errors.to_string(),
+            }),
+        }
+    }
 }
 
 /// `flatjoin lint --profile P --format json`, without its `file` field: `{"profile", "tools",
@@ -399,6 +438,44 @@ mod tests {
         assert_eq!(out["branch"], "kind \"b\"");
         let out = ok(&run(|| validate(UNION, r#"{"kind": "a", "x": 1}"#, false)));
         assert_eq!(out["valid"], true);
+    }
+
+    #[test]
+    fn a_compiled_validator_answers_as_validate_does() {
+        fn shared<T: Send + Sync>(_: &T) {}
+        let values = [
+            r#"{"kind": "a", "x": 1}"#,
+            r#"{"kind": "b", "x": 1}"#,
+            r#"{"kind": "b", "y": "s"}"#,
+            r#"{"kind": "c"}"#,
+            "[]",
+            "{",
+        ];
+        let validator = Validator::new(UNION, false).expect("the union compiles");
+        shared(&validator);
+        for value in values {
+            assert_eq!(
+                run(|| validator.validate(value)),
+                run(|| validate(UNION, value, false)),
+                "{value}"
+            );
+        }
+        let email = r#"{"type": "string", "format": "email"}"#;
+        let asserting = Validator::new(email, true).expect("compiles");
+        assert_eq!(ok(&run(|| asserting.validate(r#""nope""#)))["valid"], false);
+        let annotating = Validator::new(email, false).expect("compiles");
+        assert_eq!(ok(&run(|| annotating.validate(r#""nope""#)))["valid"], true);
+        let Err(e) = Validator::new(r##"{"oneOf": [{"$ref": "#/$defs/missing"}]}"##, false) else {
+            panic!("a missing $ref compiles");
+        };
+        assert_eq!(
+            (e.kind.as_str(), e.pointer.as_str()),
+            ("unresolvable_ref", "/oneOf/0/$ref")
+        );
+        let e = error(&run(|| {
+            validate(r##"{"oneOf": [{"$ref": "#/$defs/missing"}]}"##, "1", false)
+        }));
+        assert_eq!(e["kind"], "unresolvable_ref");
     }
 
     #[test]

@@ -63,6 +63,44 @@ pub mod exports {
         py.detach(move || edge::run(|| edge::validate(&original, &value, assert_formats)))
     }
 
+    /// A compiled `validate` (SPEC §6 decision 38: the CLI's runtime check, in-process): the
+    /// original schema compiled once by [`edge::Validator`], then `validate(value_json)` per
+    /// value, with the GIL released. Made by [`compile_validator`] (no constructor of its own:
+    /// `flatjoin.Validator` wraps it). Frozen, and `Sync` because the edge's validator is, so
+    /// threads may share one.
+    #[pyclass(frozen, module = "flatjoin._native")]
+    pub struct Validator {
+        compiled: edge::Validator,
+    }
+
+    #[pymethods]
+    impl Validator {
+        /// The envelope of `{valid, branch, errors, message}` for one value's JSON text, as
+        /// `validate(original, value, assert_formats)` returns it.
+        pub fn validate(&self, py: Python<'_>, value: String) -> String {
+            py.detach(move || edge::run(|| self.compiled.validate(&value)))
+        }
+    }
+
+    /// `compile_validator(original_json, assert_formats)`: a [`Validator`], or the error envelope
+    /// (`{"error": {kind, pointer, message}}`) when the schema does not compile, which the
+    /// wrapper raises as `FlatjoinError`.
+    #[pyfunction]
+    #[pyo3(signature = (original, assert_formats=false))]
+    pub fn compile_validator(
+        py: Python<'_>,
+        original: String,
+        assert_formats: bool,
+    ) -> PyResult<Py<PyAny>> {
+        match py.detach(move || edge::Validator::new(&original, assert_formats)) {
+            Ok(compiled) => Ok(Py::new(py, Validator { compiled })?.into_any()),
+            Err(failure) => {
+                let envelope = edge::envelope(Err(failure));
+                Ok(envelope.into_pyobject(py)?.into_any().unbind())
+            }
+        }
+    }
+
     /// `lint(input_json, profile)`: the envelope of `{profile, tools, rejected_tools, findings}`.
     #[pyfunction]
     pub fn lint(py: Python<'_>, input: String, profile: String) -> String {
@@ -113,6 +151,10 @@ pub mod exports {
     /// The module `flatjoin._native`.
     #[pymodule]
     pub fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+        // The crate's version is the workspace's, which maturin writes into the wheel's metadata.
+        m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+        m.add_class::<Validator>()?;
+        m.add_function(wrap_pyfunction!(compile_validator, m)?)?;
         m.add_function(wrap_pyfunction!(flatten, m)?)?;
         m.add_function(wrap_pyfunction!(flatten_manifest, m)?)?;
         m.add_function(wrap_pyfunction!(validate, m)?)?;

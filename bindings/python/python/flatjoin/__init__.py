@@ -4,17 +4,40 @@ Every function prints its arguments with ``json.dumps``, calls the native module
 (``flatjoin._native``, PyO3; the same Rust functions the ``flatjoin`` command-line tool calls, with
 the GIL released) and parses its answer with ``json.loads``. Errors are :class:`FlatjoinError`
 (a ``ValueError`` with ``kind`` and ``pointer``); no input crashes the interpreter.
+:class:`Validator` compiles an original schema once for many :func:`validate` calls.
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any, Optional
+from typing import Any, Dict, List, Literal, Optional, Union
 
 from . import _native
 
+# The option and JSON types of the annotations (`__init__.pyi`), usable at runtime too. Each
+# option is a Union of one-value Literals, the form type checkers give `Literal["all", "root"]`,
+# so stubtest compares like with like.
+Json = Union[None, bool, int, float, str, List[Any], Dict[str, Any]]
+Scope = Union[Literal["all"], Literal["root"]]
+OpenBranches = Union[Literal["declared"], Literal["permissive"]]
+Profile = Union[
+    Literal["openai"],
+    Literal["openai-strict"],
+    Literal["anthropic"],
+    Literal["anthropic-strict"],
+    Literal["gemini"],
+    Literal["mcp"],
+    Literal["cursor"],
+]
+Provider = Union[Literal["openai"], Literal["anthropic"], Literal["gemini"]]
+
+__version__: str = _native.__version__
+"""The version of flatjoin (the Rust crates', which the wheel's metadata carries too)."""
+
 __all__ = [
+    "__version__",
     "FlatjoinError",
+    "Validator",
     "flatten",
     "flatten_manifest",
     "validate",
@@ -105,6 +128,30 @@ def validate(original_schema: Any, value: Any, *, assert_formats: bool = False) 
             bool(_option("assert_formats", assert_formats, bool)),
         )
     )
+
+
+class Validator:
+    """The original schema compiled once: ``Validator(original_schema).validate(value)`` returns
+    what ``validate(original_schema, value)`` does, without compiling the schema again. A schema
+    that does not compile raises :class:`FlatjoinError` here, as ``validate`` would. Thread-safe:
+    ``validate`` releases the GIL, and threads may share one validator."""
+
+    __slots__ = ("_compiled",)
+
+    def __init__(self, original_schema: Any, *, assert_formats: bool = False) -> None:
+        compiled = _native.compile_validator(
+            _text(original_schema, "schema"),
+            bool(_option("assert_formats", assert_formats, bool)),
+        )
+        if isinstance(compiled, str):
+            _unwrap(compiled)
+            raise FlatjoinError("internal", "", "the schema neither compiled nor failed")
+        self._compiled = compiled
+
+    def validate(self, value: Any) -> dict:
+        """Validates ``value`` with the compiled original schema: ``{"valid", "branch",
+        "errors": [{"instancePath", "message"}], "message"}``, as :func:`validate`."""
+        return _unwrap(self._compiled.validate(_text(value, "value")))
 
 
 def lint(schema_or_manifest: Any, profile: str) -> dict:

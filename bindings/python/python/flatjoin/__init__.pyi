@@ -1,5 +1,19 @@
-# Type stubs of the flatjoin Python package (flatjoin/__init__.py).
-from typing import Any, Literal, Optional, TypedDict, Union
+# Type stubs of the flatjoin Python package (flatjoin/__init__.py), checked against it by
+# `python -m mypy.stubtest flatjoin` (tests/python.rs). The result types (TypedDicts) exist only
+# for type checkers (`@type_check_only`: import them under `if TYPE_CHECKING:`); the aliases of
+# the options exist at runtime too.
+from typing import Any, Literal, Optional, TypedDict, Union, type_check_only
+
+__all__ = [
+    "__version__",
+    "FlatjoinError",
+    "Validator",
+    "flatten",
+    "flatten_manifest",
+    "validate",
+    "lint",
+    "export_tools",
+]
 
 Json = Union[None, bool, int, float, str, list[Any], dict[str, Any]]
 Scope = Literal["all", "root"]
@@ -7,44 +21,53 @@ OpenBranches = Literal["declared", "permissive"]
 Profile = Literal["openai", "openai-strict", "anthropic", "anthropic-strict", "gemini", "mcp", "cursor"]
 Provider = Literal["openai", "anthropic", "gemini"]
 
+@type_check_only
 class FlattenedSite(TypedDict):
     pointer: str
     discriminator: str
     branches: int
 
+@type_check_only
 class SkippedSite(TypedDict):
     pointer: str
     reason: str
 
+@type_check_only
 class Diagnostics(TypedDict):
     flattened: list[FlattenedSite]
     skipped: list[SkippedSite]
 
+@type_check_only
 class Flattened(TypedDict):
     schema: Union[dict[str, Any], bool]
     diagnostics: Diagnostics
 
+@type_check_only
 class Narrowing(TypedDict):
     tool: str
     pointer: str
     rule: str
     detail: str
 
+@type_check_only
 class FlattenedManifest(TypedDict):
     manifest: dict[str, Any]
     diagnostics: dict[str, list[dict[str, Any]]]
     narrowings: list[Narrowing]
 
+@type_check_only
 class ValidationError(TypedDict):
     instancePath: str
     message: str
 
+@type_check_only
 class Validation(TypedDict):
     valid: bool
     branch: Optional[str]
     errors: list[ValidationError]
     message: str
 
+@type_check_only
 class Finding(TypedDict):
     tool: str
     pointer: str
@@ -53,16 +76,20 @@ class Finding(TypedDict):
     message: str
     fix: str
 
+@type_check_only
 class LintReport(TypedDict):
     profile: Profile
     tools: int
     rejected_tools: list[str]
     findings: list[Finding]
 
+@type_check_only
 class Exported(TypedDict):
     declarations: Json
     narrowings: list[Narrowing]
     residual: list[Finding]
+
+__version__: str
 
 class FlatjoinError(ValueError):
     kind: str
@@ -85,6 +112,11 @@ def flatten_manifest(
 def validate(
     original_schema: Union[dict[str, Any], bool], value: Json, *, assert_formats: bool = False
 ) -> Validation: ...
+
+class Validator:
+    def __init__(self, original_schema: Union[dict[str, Any], bool], *, assert_formats: bool = False) -> None: ...
+    def validate(self, value: Json) -> Validation: ...
+
 def lint(schema_or_manifest: dict[str, Any], profile: Profile) -> LintReport: ...
 def export_tools(
     schema_or_manifest: dict[str, Any],

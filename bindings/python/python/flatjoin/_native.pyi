@@ -1,7 +1,26 @@
 # Type stubs of the native module (bindings/python/src/lib.rs): JSON text in, an envelope
 # `{"ok": RESULT}` or `{"error": {"kind", "pointer", "message"}}` out. Use the functions of
 # `flatjoin` instead.
-from typing import Optional
+from typing import Optional, Union, final
+
+__all__ = [
+    "__version__",
+    "Validator",
+    "compile_validator",
+    "flatten",
+    "flatten_manifest",
+    "validate",
+    "lint",
+    "export_tools",
+]
+
+__version__: str
+
+@final
+class Validator:
+    def validate(self, value: str) -> str: ...
+
+def compile_validator(original: str, assert_formats: bool = False) -> Union[Validator, str]: ...
 
 def flatten(schema: str, scope: Optional[str] = None, open_branches: Optional[str] = None) -> str: ...
 def flatten_manifest(

@@ -22,9 +22,14 @@ pub mod venv;
 #[path = "../cli/tests/support/tools.rs"]
 pub mod tools;
 
-/// The repository root.
+/// The repository root: the nearest folder above the including crate that holds `Cargo.lock`.
 pub fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    manifest
+        .ancestors()
+        .find(|dir| dir.join("Cargo.lock").is_file())
+        .unwrap_or(manifest)
+        .to_path_buf()
 }
 
 /// The target directory this test was built into (`target/debug/deps/node-…` → `target`), and
@@ -38,6 +43,24 @@ pub fn target_dir() -> (PathBuf, bool) {
             (dir.parent().map(Path::to_path_buf).unwrap_or(dir), release)
         }
         _ => (root().join("target"), false),
+    }
+}
+
+/// This machine's platform as napi-rs names it (`linux-x64-gnu`, `darwin-arm64`, …): the suffix
+/// of the addon file `flatjoin.<platform>.node` and of the package `flatjoin-<platform>`
+/// (`bindings/node/platform.js` says the same at run time).
+pub fn napi_platform() -> String {
+    let arch = match std::env::consts::ARCH {
+        "x86_64" => "x64",
+        "aarch64" => "arm64",
+        other => other,
+    };
+    match std::env::consts::OS {
+        "linux" if cfg!(target_env = "musl") => format!("linux-{arch}-musl"),
+        "linux" => format!("linux-{arch}-gnu"),
+        "windows" => format!("win32-{arch}-msvc"),
+        "macos" => format!("darwin-{arch}"),
+        other => format!("{other}-{arch}"),
     }
 }
 

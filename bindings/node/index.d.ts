@@ -108,9 +108,8 @@ export interface Exported {
   residual: Finding[];
 }
 
-/** An error of flatjoin: `kind` is a stable name, `pointer` a JSON pointer into the argument. */
-export class FlatjoinError extends Error {
-  kind:
+/** The stable names of flatjoin's errors. */
+export type ErrorKind =
     | 'not_json'
     | 'too_deep'
     | 'wrong_type'
@@ -124,8 +123,19 @@ export class FlatjoinError extends Error {
     | 'invalid_option'
     | 'invalid_input'
     | 'internal';
+
+/**
+ * An error of flatjoin: `kind` is a stable name, `code` the same in the form of Node.js error
+ * codes (`FLATJOIN_TOO_DEEP`), `pointer` a JSON pointer into the argument.
+ */
+export class FlatjoinError extends Error {
+  kind: ErrorKind;
+  code: `FLATJOIN_${Uppercase<ErrorKind>}`;
   pointer: string;
 }
+
+/** The package's version (the same as the `flatjoin` crate's and the PyPI package's). */
+export const version: string;
 
 /** The flat presentation of `schema` (what `flatjoin flatten` prints). The input is not modified. */
 export function flatten(schema: Schema, options?: JoinOptions): Flattened;
@@ -143,6 +153,16 @@ export function validate(
   options?: { assertFormats?: boolean },
 ): Validation;
 
+/**
+ * The original schema compiled once, for many values: `validate(value)` answers as
+ * `validate(originalSchema, value, options)` does. Throws `FlatjoinError` when the schema does not
+ * compile.
+ */
+export class Validator {
+  constructor(originalSchema: Schema, options?: { assertFormats?: boolean });
+  validate(value: Json): Validation;
+}
+
 /** What `profile`'s provider would reject in a schema or manifest (`flatjoin lint --format json`). */
 export function lint(schemaOrManifest: Json, profile: Profile): LintReport;
 
@@ -152,3 +172,19 @@ export function exportTools(
   provider: Provider,
   options?: { strict?: boolean; geminiField?: 'parameters' | 'parametersJsonSchema' },
 ): Exported;
+
+/** `flatten` on libuv's thread pool: a large schema does not block the event loop. */
+export function flattenAsync(schema: Schema, options?: JoinOptions): Promise<Flattened>;
+
+/** `flattenManifest` on libuv's thread pool: a large manifest does not block the event loop. */
+export function flattenManifestAsync(
+  toolsListResult: { tools: Json[]; [key: string]: Json },
+  options?: JoinOptions & { profile?: Profile },
+): Promise<FlattenedManifest>;
+
+/** `exportTools` on libuv's thread pool. */
+export function exportToolsAsync(
+  schemaOrManifest: Json,
+  provider: Provider,
+  options?: { strict?: boolean; geminiField?: 'parameters' | 'parametersJsonSchema' },
+): Promise<Exported>;

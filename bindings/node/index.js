@@ -2,32 +2,49 @@
 // flatjoin for Node.js: the flat presentation join of discriminated-union tool schemas, in-process.
 // Every function prints its arguments with JSON.stringify, calls the native addon (flatjoin.node,
 // napi-rs; the same Rust functions the `flatjoin` command-line tool calls) and parses its answer.
-// Errors are FlatjoinError (an Error with `kind` and `pointer`); no input crashes the process.
+// Errors are FlatjoinError (an Error with `kind`, `code` and `pointer`); no input crashes the
+// process. The `…Async` variants run the same call on libuv's thread pool and return a Promise.
 
 const path = require('node:path');
+const { platform, missing } = require('./platform.js');
 
 let native;
+/**
+ * The addon: `flatjoin.<platform>.node` beside this file (what `npm run build` writes in a
+ * checkout) or the prebuilt package `flatjoin-<platform>` (an optional dependency, napi-rs's
+ * layout). Nothing is built on install; a machine with neither gets an error naming its platform
+ * and what to do (`code` FLATJOIN_NATIVE_MISSING or FLATJOIN_UNSUPPORTED_PLATFORM).
+ */
 function addon() {
-  if (native === undefined) {
-    const file = path.join(__dirname, 'flatjoin.node');
+  if (native !== undefined) return native;
+  const name = platform();
+  const candidates = [
+    path.join(__dirname, `flatjoin.${name}.node`),
+    `flatjoin-${name}/flatjoin.${name}.node`,
+  ];
+  let cause;
+  for (const candidate of candidates) {
     try {
-      native = require(file);
+      native = require(candidate);
+      return native;
     } catch (e) {
-      throw new Error(
-        `flatjoin: the native addon ${file} is missing or cannot load (${e.message}); ` +
-          'build it from a checkout with `npm run build` in bindings/node (needs cargo)',
-      );
+      // Not there is expected for all but one candidate; anything else is the reason to show.
+      if (e.code !== 'MODULE_NOT_FOUND') cause = e;
     }
   }
-  return native;
+  throw missing('native addon', candidates, cause);
 }
 
-/** A flatjoin error: `kind` is a stable name (`too_deep`, `unresolvable_ref`, ...), `pointer` a JSON pointer. */
+/**
+ * A flatjoin error: `kind` is a stable name (`too_deep`, `unresolvable_ref`, ...), `code` the same
+ * as Node.js error codes are written (`FLATJOIN_TOO_DEEP`), `pointer` a JSON pointer.
+ */
 class FlatjoinError extends Error {
   constructor(kind, pointer, message) {
     super(message);
     this.name = 'FlatjoinError';
     this.kind = kind;
+    this.code = `FLATJOIN_${kind.toUpperCase()}`;
     this.pointer = pointer;
   }
 }
@@ -69,25 +86,60 @@ function unwrap(envelope) {
   return answer.ok;
 }
 
+// Each call's arguments as the addon takes them: JSON text and plain options.
+function flattenArgs(schema, options) {
+  return [
+    text(schema, 'schema'),
+    option(options, 'scope', 'string'),
+    option(options, 'openBranches', 'string'),
+  ];
+}
+
+function manifestArgs(toolsListResult, options) {
+  return [
+    text(toolsListResult, 'manifest'),
+    option(options, 'scope', 'string'),
+    option(options, 'openBranches', 'string'),
+    option(options, 'profile', 'string'),
+  ];
+}
+
+function exportArgs(schema, provider, options) {
+  if (typeof provider !== 'string') {
+    throw new FlatjoinError('invalid_option', '', 'provider must be a string');
+  }
+  return [
+    text(schema, 'schema'),
+    provider,
+    option(options, 'strict', 'boolean'),
+    option(options, 'geminiField', 'string'),
+  ];
+}
+
 function flatten(schema, options) {
-  return unwrap(
-    addon().flatten(
-      text(schema, 'schema'),
-      option(options, 'scope', 'string'),
-      option(options, 'openBranches', 'string'),
-    ),
-  );
+  return unwrap(addon().flatten(...flattenArgs(schema, options)));
 }
 
 function flattenManifest(toolsListResult, options) {
-  return unwrap(
-    addon().flattenManifest(
-      text(toolsListResult, 'manifest'),
-      option(options, 'scope', 'string'),
-      option(options, 'openBranches', 'string'),
-      option(options, 'profile', 'string'),
-    ),
-  );
+  return unwrap(addon().flattenManifest(...manifestArgs(toolsListResult, options)));
+}
+
+function exportTools(schema, provider, options) {
+  return unwrap(addon().exportTools(...exportArgs(schema, provider, options)));
+}
+
+// The async variants: the arguments are printed on the caller's thread (a bad one rejects the
+// Promise, as any error does), the join runs on the thread pool.
+async function flattenAsync(schema, options) {
+  return unwrap(await addon().flattenAsync(...flattenArgs(schema, options)));
+}
+
+async function flattenManifestAsync(toolsListResult, options) {
+  return unwrap(await addon().flattenManifestAsync(...manifestArgs(toolsListResult, options)));
+}
+
+async function exportToolsAsync(schema, provider, options) {
+  return unwrap(await addon().exportToolsAsync(...exportArgs(schema, provider, options)));
 }
 
 function validate(originalSchema, value, options) {
@@ -100,6 +152,27 @@ function validate(originalSchema, value, options) {
   );
 }
 
+/**
+ * The original schema compiled once, for many values: `validate(value)` answers as
+ * `validate(originalSchema, value, options)` does, without compiling the schema again.
+ */
+class Validator {
+  #native;
+
+  constructor(originalSchema, options) {
+    const compiled = addon().compileValidator(
+      text(originalSchema, 'schema'),
+      option(options, 'assertFormats', 'boolean'),
+    );
+    if (typeof compiled === 'string') unwrap(compiled); // the schema's error: throws
+    this.#native = compiled;
+  }
+
+  validate(value) {
+    return unwrap(this.#native.validate(text(value, 'value')));
+  }
+}
+
 function lint(schema, profile) {
   if (typeof profile !== 'string') {
     throw new FlatjoinError('invalid_option', '', 'profile must be a string');
@@ -107,23 +180,14 @@ function lint(schema, profile) {
   return unwrap(addon().lint(text(schema, 'schema'), profile));
 }
 
-function exportTools(schema, provider, options) {
-  if (typeof provider !== 'string') {
-    throw new FlatjoinError('invalid_option', '', 'provider must be a string');
-  }
-  return unwrap(
-    addon().exportTools(
-      text(schema, 'schema'),
-      provider,
-      option(options, 'strict', 'boolean'),
-      option(options, 'geminiField', 'string'),
-    ),
-  );
-}
-
 exports.FlatjoinError = FlatjoinError;
 exports.flatten = flatten;
 exports.flattenManifest = flattenManifest;
 exports.validate = validate;
+exports.Validator = Validator;
 exports.lint = lint;
 exports.exportTools = exportTools;
+exports.flattenAsync = flattenAsync;
+exports.flattenManifestAsync = flattenManifestAsync;
+exports.exportToolsAsync = exportToolsAsync;
+exports.version = require('./package.json').version;

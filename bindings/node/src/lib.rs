@@ -11,7 +11,35 @@
 /// The native functions the Node.js package's wrapper calls.
 pub mod exports {
     use flatjoin_edge as edge;
+    use napi::{
+        Env, Task,
+        bindgen_prelude::{AsyncTask, Either},
+    };
     use napi_derive::napi;
+
+    /// One call of the edge run on libuv's thread pool (napi `AsyncTask`), so a large manifest
+    /// does not block the event loop: the `…Async` exports. The answer is the same envelope the
+    /// synchronous export returns (the edge catches panics, so `compute` never fails).
+    pub struct EdgeCall(Option<Box<dyn FnOnce() -> String + Send>>);
+
+    impl EdgeCall {
+        fn new(call: impl FnOnce() -> String + Send + 'static) -> AsyncTask<EdgeCall> {
+            AsyncTask::new(EdgeCall(Some(Box::new(call))))
+        }
+    }
+
+    impl Task for EdgeCall {
+        type Output = String;
+        type JsValue = String;
+
+        fn compute(&mut self) -> napi::Result<String> {
+            Ok(self.0.take().map(|call| call()).unwrap_or_default())
+        }
+
+        fn resolve(&mut self, _env: Env, output: String) -> napi::Result<String> {
+            Ok(output)
+        }
+    }
 
     /// `flatten(schema, {scope, openBranches})`: `{schema, diagnostics}`.
     #[napi]
@@ -37,10 +65,60 @@ pub mod exports {
         })
     }
 
+    /// `flattenAsync`: [`flatten`] on the thread pool.
+    #[napi]
+    pub fn flatten_async(
+        schema: String,
+        scope: Option<String>,
+        open_branches: Option<String>,
+    ) -> AsyncTask<EdgeCall> {
+        EdgeCall::new(move || flatten(schema, scope, open_branches))
+    }
+
+    /// `flattenManifestAsync`: [`flatten_manifest`] on the thread pool.
+    #[napi]
+    pub fn flatten_manifest_async(
+        manifest: String,
+        scope: Option<String>,
+        open_branches: Option<String>,
+        profile: Option<String>,
+    ) -> AsyncTask<EdgeCall> {
+        EdgeCall::new(move || flatten_manifest(manifest, scope, open_branches, profile))
+    }
+
     /// `validate(original, value, {assertFormats})`: `{valid, branch, errors, message}`.
     #[napi]
     pub fn validate(original: String, value: String, assert_formats: Option<bool>) -> String {
         edge::run(|| edge::validate(&original, &value, assert_formats.unwrap_or(false)))
+    }
+
+    /// The compiled original schema behind the package's `Validator` class: compiled once by
+    /// [`compile_validator`], then `validate(valueJson)` answers as [`validate`] does.
+    #[napi]
+    pub struct NativeValidator {
+        inner: edge::Validator,
+    }
+
+    #[napi]
+    impl NativeValidator {
+        /// The envelope of `{valid, branch, errors, message}` for one value's JSON text.
+        #[napi]
+        pub fn validate(&self, value: String) -> String {
+            edge::run(|| self.inner.validate(&value))
+        }
+    }
+
+    /// `new Validator(original, {assertFormats})`: the compiled validator, or the error envelope
+    /// of a schema that does not compile (the wrapper throws it as a `FlatjoinError`).
+    #[napi]
+    pub fn compile_validator(
+        original: String,
+        assert_formats: Option<bool>,
+    ) -> Either<NativeValidator, String> {
+        match edge::Validator::new(&original, assert_formats.unwrap_or(false)) {
+            Ok(inner) => Either::A(NativeValidator { inner }),
+            Err(failure) => Either::B(edge::run(|| Err(failure))),
+        }
     }
 
     /// `lint(schemaOrManifest, profile)`: `{profile, tools, rejected_tools, findings}`.
@@ -66,6 +144,17 @@ pub mod exports {
                 gemini_field.as_deref(),
             )
         })
+    }
+
+    /// `exportToolsAsync`: [`export_tools`] on the thread pool.
+    #[napi]
+    pub fn export_tools_async(
+        input: String,
+        provider: String,
+        strict: Option<bool>,
+        gemini_field: Option<String>,
+    ) -> AsyncTask<EdgeCall> {
+        EdgeCall::new(move || export_tools(input, provider, strict, gemini_field))
     }
 
     /// The measured alternative to text (feature `bench-object-conversion`): the document

@@ -11,7 +11,7 @@ import { generateText, jsonSchema, tool } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 
 const require = createRequire(import.meta.url);
-const { flatten, validate } = require('../index.js');
+const { flatten, validate } = require('flatjoin');
 
 const Shape = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('circle'), radius: z.number().positive() }),

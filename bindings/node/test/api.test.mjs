@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
-const flatjoin = require('../index.js');
+const flatjoin = require('flatjoin');
 const { flatten, flattenManifest, validate, lint, exportTools, FlatjoinError } = flatjoin;
 
 const shape = {

@@ -15,7 +15,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
-const { flatten, FlatjoinError } = require('../index.js');
+const { flatten, FlatjoinError } = require('flatjoin');
 
 /** Canonical JSON: keys sorted at every level, compact. */
 export function canonical(value) {

@@ -13,7 +13,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 
 const require = createRequire(import.meta.url);
-const { flatten, validate } = require('../index.js');
+const { flatten, validate } = require('flatjoin');
 
 const Shape = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('circle'), radius: z.number().positive() }),

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import Ajv2020 from 'ajv/dist/2020.js';
 
 const require = createRequire(import.meta.url);
-const { flatten, validate } = require('../index.js');
+const { flatten, validate } = require('flatjoin');
 
 const Point = z.object({ x: z.number(), y: z.number() });
 const Shape = z.discriminatedUnion('kind', [

@@ -1,5 +1,5 @@
 //! The Node.js package, built and tested as a user gets it: the addon (`cargo build -p
-//! flatjoin-node`) copied to `bindings/node/flatjoin.node`, the test dependencies (Zod, the MCP
+//! flatjoin-node`) copied to `bindings/node/flatjoin.<platform>.node` (where `napi build --platform` puts it), the test dependencies (Zod, the MCP
 //! TypeScript SDK, the Vercel AI SDK, ajv) installed by `npm ci --ignore-scripts` from
 //! `bindings/node/package-lock.json`, then `node --test test/*.test.mjs`: the API and its errors, the
 //! byte-identity of `flatten` with the `flatjoin flatten` binary on every corpus file and a
@@ -24,9 +24,20 @@ fn node_package_tests() {
     }
     let here = Path::new(env!("CARGO_MANIFEST_DIR"));
     let built = support::build();
-    std::fs::copy(&built.node_addon, here.join("flatjoin.node"))
-        .expect("copy the addon to flatjoin.node");
+    // Where `npm run build` (`napi build --platform`) puts it, the loader's first place.
+    let addon = format!("flatjoin.{}.node", support::napi_platform());
+    std::fs::copy(&built.node_addon, here.join(&addon)).expect("copy the addon beside index.js");
     tools::npm_ci(here);
+    // index.d.ts against the usage files, by tsc (`npm run typecheck`).
+    let mut tsc = Command::new("npm");
+    tsc.args(["run", "--silent", "typecheck"]).current_dir(here);
+    let out = tools::run_with_deadline(tsc, Duration::from_secs(300)).expect("tsc ran");
+    assert!(
+        out.status.success(),
+        "tsc found index.d.ts wrong:\n{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
     let files = support::identity_files();
     // The test files by name: what `node --test DIR` means differs between Node.js versions.
     let mut tests: Vec<String> = std::fs::read_dir(here.join("test"))
@@ -50,7 +61,7 @@ fn node_package_tests() {
     eprintln!("{stderr}");
     assert!(out.status.success(), "node --test failed");
     // Every test file ran (a file that failed to load would have no passing test in it).
-    for suite in ["api", "identity", "zod", "mcp", "ai-sdk"] {
+    for suite in ["api", "package", "identity", "zod", "mcp", "ai-sdk"] {
         assert!(
             stdout.contains(&format!("{suite}:")),
             "no test of test/{suite}.test.mjs ran"
@@ -58,6 +69,7 @@ fn node_package_tests() {
     }
     assert!(stdout.contains("ℹ fail 0"), "a Node test failed");
     assert!(!stdout.contains("ℹ pass 0\n"), "no Node test passed");
+    assert!(stdout.contains("ℹ skipped 0"), "a Node test was skipped");
     // The package judged by the whole harness, through the Node adapter (SPEC §6 decision 40).
     support::judge_through_protocol(
         &built.cli,

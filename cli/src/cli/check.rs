@@ -146,13 +146,18 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, String> {
     config.cases = args.cases;
     config.seed = args.seed;
     config.jobs = args.jobs.max(1);
-    // The bundled corpus: `corpus/` under the working directory (the repository root), else the
-    // one this binary was built from.
-    let bundled = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../corpus"));
+    // The corpus: `--corpus DIR`, by default `corpus/` under the working directory (the
+    // repository root); outside a checkout (the binary from npm or PyPI) the corpus the binary
+    // carries, written out once (SPEC §6 decision 71).
     let corpus = if args.corpus.is_dir() {
         args.corpus.clone()
-    } else if args.corpus.as_os_str() == "corpus" && bundled.is_dir() {
-        bundled
+    } else if args.corpus.as_os_str() == "corpus" {
+        let dir = flatjoin_harness::fuzz::embedded::extracted()?;
+        eprintln!(
+            "flatjoin: no corpus/ here: checking on the bundled corpus (dialects, spec, manifests) in {}",
+            dir.display()
+        );
+        dir
     } else {
         return Err(format!(
             "{}: no such corpus folder (run from the repository root, or pass --corpus DIR)",

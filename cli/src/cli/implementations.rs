@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use flatjoin_harness::check::CheckConfig;
-use flatjoin_harness::protocol::{report, run};
+use flatjoin_harness::protocol::{adapters, report, run};
 
 /// What `flatjoin check` was asked about implementations (its `--implementation`, `--timeout`,
 /// `--counterexamples` and `--report` flags).
@@ -45,7 +45,7 @@ fn targets(args: &ImplementationArgs) -> Result<Vec<run::Target>, String> {
                 })?;
             Ok(run::Target {
                 command: command.clone(),
-                argv,
+                argv: adapters::expand(argv)?,
                 timeout,
             })
         })

@@ -23,6 +23,39 @@ pub fn files() -> &'static [(&'static str, &'static [u8])] {
     CORPUS_FILES
 }
 
+/// The embedded files written out as a corpus folder (`dialects/`, `spec/`, `manifests/`), for
+/// a `flatjoin check` run outside a checkout (the binary from npm or PyPI; SPEC §6 decision 71):
+/// under the temporary directory, in a folder named by the files' hash, written once (beside,
+/// then renamed, so a concurrent run never reads half a corpus).
+pub fn extracted() -> Result<std::path::PathBuf, String> {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::hash::DefaultHasher::new();
+    files().hash(&mut hasher);
+    let root = std::env::temp_dir().join(format!("flatjoin-corpus-{:016x}", hasher.finish()));
+    if root.is_dir() {
+        return Ok(root);
+    }
+    let partial = root.with_extension(format!("partial-{}", std::process::id()));
+    let fail =
+        |e: std::io::Error| format!("cannot write the bundled corpus to {}: {e}", root.display());
+    for (name, bytes) in files() {
+        let path = partial.join(name);
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(fail)?;
+        }
+        std::fs::write(&path, bytes).map_err(fail)?;
+    }
+    match std::fs::rename(&partial, &root) {
+        Ok(()) => Ok(root),
+        // Another run renamed its copy first: the same files.
+        Err(_) if root.is_dir() => {
+            let _ = std::fs::remove_dir_all(&partial);
+            Ok(root)
+        }
+        Err(e) => Err(fail(e)),
+    }
+}
+
 /// The embedded manifests (`tools/list` results), path and bytes.
 pub fn manifests() -> impl Iterator<Item = (&'static str, &'static [u8])> {
     files()

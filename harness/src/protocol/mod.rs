@@ -16,6 +16,7 @@
 //! JSON, and [`serve`] is the implementation side (what `flatjoin serve-protocol` runs over the
 //! in-process core).
 
+pub mod adapters;
 pub mod client;
 pub mod report;
 pub mod run;
@@ -29,29 +30,12 @@ use serde_json::{Value, json};
 /// The protocol version this harness speaks.
 pub const VERSION: u64 = 1;
 
-/// The message schemas, by file name under `protocol/v1/`.
-pub const SCHEMAS: [(&str, &str); 5] = [
-    (
-        "start.schema.json",
-        include_str!("../../../protocol/v1/start.schema.json"),
-    ),
-    (
-        "start-response.schema.json",
-        include_str!("../../../protocol/v1/start-response.schema.json"),
-    ),
-    (
-        "run.schema.json",
-        include_str!("../../../protocol/v1/run.schema.json"),
-    ),
-    (
-        "run-response.schema.json",
-        include_str!("../../../protocol/v1/run-response.schema.json"),
-    ),
-    (
-        "stop.schema.json",
-        include_str!("../../../protocol/v1/stop.schema.json"),
-    ),
-];
+include!(concat!(env!("OUT_DIR"), "/protocol_files.rs"));
+
+/// The message schemas, by file name under `protocol/v1/`, sorted. Embedded by the build script
+/// through the crate's `protocol/v1` (a symbolic link to the repository's, which `cargo package`
+/// follows, so the published crate carries them; `tests/packaged.rs` checks the links).
+pub const SCHEMAS: &[(&str, &str)] = SCHEMA_FILES;
 
 /// The compiled validator of one message schema (`name` as in [`SCHEMAS`]).
 pub fn validator(name: &str) -> Result<&'static jsonschema::Validator, String> {

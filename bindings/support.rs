@@ -79,6 +79,14 @@ pub struct Built {
 /// released when its build ended, and both package tests run the same command, so the second is
 /// a no-op, as are both in the second CI invocation (`--all-features`).
 pub fn build() -> Built {
+    build_with(&[])
+}
+
+/// [`build`] with `features` turned on (`flatjoin-cli/fault-injection` from a CLI test built
+/// with it): the nested build writes the `flatjoin` binary the outer `cargo test` built for the
+/// CLI's other tests, so it must build the same one (a binary without faults made the
+/// `--all-features` run's fault-injection test fail).
+pub fn build_with(features: &[&str]) -> Built {
     let (target, release) = target_dir();
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let mut command = Command::new(cargo);
@@ -90,6 +98,9 @@ pub fn build() -> Built {
         .arg("--target-dir")
         .arg(&target)
         .stderr(Stdio::inherit());
+    if !features.is_empty() {
+        command.arg("--features").arg(features.join(","));
+    }
     if release {
         command.arg("--release");
     }

@@ -29,6 +29,16 @@ mod support;
 
 use support::tools;
 
+/// The packages' libraries and the `flatjoin` binary, built with this test's own features (the
+/// nested build replaces the binary the CLI's other tests run; see `support::build_with`).
+fn build_packages() -> support::Built {
+    if cfg!(feature = "fault-injection") {
+        support::build_with(&["flatjoin-cli/fault-injection"])
+    } else {
+        support::build()
+    }
+}
+
 /// A fresh directory under the test's target directory.
 fn fresh(name: &str) -> PathBuf {
     let (target, _) = support::target_dir();
@@ -196,7 +206,7 @@ fn the_npm_packages_install_and_run_without_rust() {
     ) {
         return;
     }
-    let built = support::build();
+    let built = build_packages();
     let stage = fresh("npm-stage");
     let tarballs = npm_tarballs(&built, &stage);
     let project = fresh("npm-project");
@@ -277,7 +287,7 @@ fn the_wheel_installs_and_runs_without_rust() {
     if !tools::require("the installed wheel test", &[&tools::PYTHON3_VENV]) {
         return;
     }
-    let built = support::build();
+    let built = build_packages();
     let (target, release) = support::target_dir();
     let dist = fresh("dist");
     // Building the wheel needs cargo (maturin compiles the extension); installing it must not.

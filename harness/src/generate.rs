@@ -377,6 +377,84 @@ fn branch_from(
     }
 }
 
+/// A discriminated union of models with many fields, as Pydantic models are: two to four
+/// branches of five to eight fields each.
+fn model_union() -> impl Strategy<Value = Union> {
+    let branch = (
+        prop::collection::vec(literal(), 1..3),
+        prop::collection::vec((leaf(), any::<bool>(), text()), 5..9),
+        policy(leaf()),
+        tag_default(),
+    )
+        .prop_map(|(tags, shapes, policy, tag_default)| Branch {
+            tags,
+            // Distinct names, most of them shared by the other branches (the models' fields).
+            fields: shapes
+                .into_iter()
+                .enumerate()
+                .map(|(i, (shape, required, note))| Field {
+                    name: Name(u8::try_from(i).unwrap_or(0)),
+                    shape,
+                    required,
+                    note,
+                })
+                .collect(),
+            policy,
+            note: None,
+            tag_default,
+            unit: false,
+            inner: None,
+        });
+    (0u8..3, prop::collection::vec(branch, 2..5)).prop_map(|(tag, branches)| Union {
+        tag,
+        branches,
+        note: None,
+        form: Form::Internal,
+    })
+}
+
+/// One union used in many fields (SPEC §6 decision 73: Pydantic writes it as the same `oneOf` of
+/// `$ref`s at each use): in one case in four, the first branch's first fields are one union of
+/// models (as it is, in an array, nullable) six to eight times, and a nested model with as many
+/// fields of it.
+fn repeated() -> impl Strategy<Value = Vec<Field>> {
+    prop::option::weighted(0.25, (name(), model_union(), 6usize..9)).prop_map(|drawn| {
+        let Some((name, union, copies)) = drawn else {
+            return Vec::new();
+        };
+        let union = Shape::Union(Box::new(union));
+        let fields: Vec<Field> = (0..copies)
+            .map(|j| Field {
+                name: Name(u8::try_from(j).unwrap_or(0)),
+                shape: match j % 3 {
+                    0 => union.clone(),
+                    1 => Shape::Array {
+                        items: Box::new(union.clone()),
+                        min_items: None,
+                        max_items: None,
+                    },
+                    _ => Shape::Nullable {
+                        inner: Box::new(union.clone()),
+                        style: NullStyle::AnyOf,
+                    },
+                },
+                required: j == 0,
+                note: None,
+            })
+            .collect();
+        let model = Field {
+            name,
+            shape: Shape::Object {
+                fields: fields.clone(),
+                policy: Policy::Open,
+            },
+            required: false,
+            note: None,
+        };
+        std::iter::once(model).chain(fields).collect()
+    })
+}
+
 /// A whole case: a pool of (name, shape) definitions, branches picking from it (the branches of
 /// a branch that is itself a union too), the root in one of the forms of `root_form`.
 pub fn case() -> impl Strategy<Value = Case> {
@@ -392,9 +470,10 @@ pub fn case() -> impl Strategy<Value = Case> {
         prop::collection::vec(branch, 2..5),
         text(),
         prop::collection::vec(shape(), 0..3),
+        repeated(),
     )
-        .prop_map(|((tag, form), pool, branches, note, defs)| {
-            let branches = branches
+        .prop_map(|((tag, form), pool, branches, note, defs, repeated)| {
+            let mut branches: Vec<Branch> = branches
                 .into_iter()
                 .map(|(draw, unit, inner)| Branch {
                     unit,
@@ -409,6 +488,10 @@ pub fn case() -> impl Strategy<Value = Case> {
                     ..branch_from(draw, &pool)
                 })
                 .collect();
+            if let Some(first) = branches.first_mut() {
+                // First, so that normalization keeps them over fields of the same names.
+                first.fields.splice(0..0, repeated);
+            }
             Case {
                 root: Union {
                     tag,

@@ -37,11 +37,58 @@ pub struct Forget {
     /// The document is draft-04, where `const` is no keyword: compared as written, never as
     /// a one-value `enum` (SPEC §6 decision 29).
     pub draft04: bool,
+    /// Read a local `$ref` with nothing but annotations beside it as its target ([`inline`]):
+    /// where a presentation keeps a definition (a shared join, SPEC §6 decision 73) is not
+    /// structural.
+    pub references: bool,
+}
+
+/// How deep [`inline`] expands nested references.
+const MAX_INLINE_DEPTH: usize = 16;
+
+/// `schema` (a node of the document `root`) with every local `$ref` that has nothing but
+/// annotations beside it replaced by its target, expanded the same way. A reference back to a
+/// target being expanded stays, as does one past [`MAX_INLINE_DEPTH`].
+pub fn inline(root: &Value, schema: &Value) -> Value {
+    inline_within(root, schema, &mut Vec::new())
+}
+
+fn inline_within(root: &Value, schema: &Value, stack: &mut Vec<String>) -> Value {
+    let Value::Object(map) = schema else {
+        return schema.clone();
+    };
+    if let Some(Value::String(reference)) = map.get("$ref")
+        && map
+            .keys()
+            .all(|k| k == "$ref" || ANNOTATIONS.contains(&k.as_str()))
+        && stack.len() < MAX_INLINE_DEPTH
+        && !stack.contains(reference)
+        && let Some(target) = crate::refs::resolve(root, reference)
+    {
+        stack.push(reference.clone());
+        let out = inline_within(root, target, stack);
+        stack.pop();
+        return out;
+    }
+    let mut out = Map::new();
+    for (key, value) in map {
+        let mapped =
+            keywords::map_subschemas(key, value, &mut |sub| inline_within(root, sub, stack));
+        out.insert(key.clone(), mapped.unwrap_or_else(|| value.clone()));
+    }
+    Value::Object(out)
 }
 
 /// The canonical text of `schema` under structural identity: two schemas are structurally
 /// identical exactly when their canonical texts are equal.
 pub fn canonical_text(schema: &Value, forget: Forget) -> String {
+    let inlined;
+    let schema = if forget.references {
+        inlined = inline(schema, schema);
+        &inlined
+    } else {
+        schema
+    };
     let mut root = canonical_schema(schema, forget);
     if forget.dialect
         && let Value::Object(map) = &mut root

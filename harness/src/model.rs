@@ -250,6 +250,21 @@ impl Shape {
         }
     }
 
+    /// Whether this shape refers to a definition (`Shape::Ref`) at any depth.
+    pub fn refers(&self) -> bool {
+        match self {
+            Shape::Ref(_) => true,
+            Shape::Union(u) => u.refers(),
+            Shape::Nullable { inner, .. } => inner.refers(),
+            Shape::Array { items, .. } => items.refers(),
+            Shape::Object { fields, policy } => {
+                fields.iter().any(|f| f.shape.refers())
+                    || matches!(policy, Policy::CatchAll(s) if s.refers())
+            }
+            _ => false,
+        }
+    }
+
     /// Whether a union this shape holds (at any depth) has a branch that is itself a union.
     pub fn holds_inner_union(&self) -> bool {
         match self {
@@ -398,6 +413,16 @@ impl Union {
         self.unions().len() > 1
     }
 
+    /// Whether a field, an item or a catch-all of this union or of one below it refers to a
+    /// definition (`Shape::Ref`).
+    pub fn refers(&self) -> bool {
+        self.branches.iter().any(|b| {
+            b.inner.as_ref().is_some_and(|u| u.refers())
+                || b.fields.iter().any(|f| f.shape.refers())
+                || matches!(&b.policy, Policy::CatchAll(s) if s.refers())
+        })
+    }
+
     /// Whether some branch is itself a union, here or in any union nested in a field, an item
     /// or a catch-all of this one.
     pub fn holds_inner_union(&self) -> bool {
@@ -520,6 +545,20 @@ impl Case {
             out.extend(d.unions());
         }
         out
+    }
+
+    /// Whether one union (equal in every part) stands at two or more places below the root: in
+    /// Pydantic's form, the same `oneOf` of `$ref`s at each (SPEC §6 decision 73).
+    pub fn repeats_union(&self) -> bool {
+        let unions = self.unions();
+        let below: Vec<&Union> = unions
+            .into_iter()
+            .filter(|u| !std::ptr::eq(*u, &self.root))
+            .collect();
+        below
+            .iter()
+            .enumerate()
+            .any(|(i, u)| below[i + 1..].contains(u))
     }
 
     /// Whether a union anywhere in the case (the root, a field, an item, a definition) has a

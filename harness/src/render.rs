@@ -90,8 +90,10 @@ pub fn render_as(case: &Case, dialect: Dialect) -> Option<Value> {
         } else {
             (!u.is_tagged(), nested_dialect(u, dialect))
         };
+        // A union below it may be in a definition it refers to.
+        let defined_union = u.refers() && case.defs.iter().any(|d| !d.unions().is_empty());
         stays
-            && u.holds_union()
+            && (u.holds_union() || defined_union)
             && union_keyword(u.form, written) != union_keyword(u.form, Dialect::Zod4)
     });
     if differs {
@@ -179,10 +181,103 @@ pub fn render_form(case: &Case, dialect: Dialect) -> Option<Value> {
             );
         }
     }
+    if dialect == Dialect::Pydantic {
+        pydantic_models(&mut root, &mut defs);
+    }
     if !defs.is_empty() {
         root.insert(dialect.defs_keyword().into(), Value::Object(defs));
     }
     Some(Value::Object(root))
+}
+
+/// Pydantic writes every model once, in `$defs`: the object members of each union below the
+/// root (in a field, an item, a nullable wrapper, a definition) become `$ref`s to definitions
+/// named by their content, with the `discriminator` mapping to them. One union used in several
+/// places is then the same `oneOf` of `$ref`s at each place, as Pydantic writes a union field
+/// (the input of SPEC §6 decision 73).
+fn pydantic_models(root: &mut Map<String, Value>, defs: &mut Map<String, Value>) {
+    let mut models = Map::new();
+    for (key, value) in root.iter_mut() {
+        if key != "oneOf" && key != "anyOf" {
+            if let Some(mapped) = crate::keywords::map_subschemas(key, value, &mut |sub| {
+                hoist_models(sub, &mut models)
+            }) {
+                *value = mapped;
+            }
+        }
+    }
+    for def in defs.values_mut() {
+        *def = hoist_models(def, &mut models);
+    }
+    for (name, model) in models {
+        defs.entry(name).or_insert(model);
+    }
+}
+
+/// [`pydantic_models`] below one node: children first, then this node's union members.
+fn hoist_models(node: &Value, models: &mut Map<String, Value>) -> Value {
+    let Value::Object(map) = node else {
+        return node.clone();
+    };
+    let mut out = Map::new();
+    for (key, value) in map {
+        let mapped =
+            crate::keywords::map_subschemas(key, value, &mut |sub| hoist_models(sub, models));
+        out.insert(key.clone(), mapped.unwrap_or_else(|| value.clone()));
+    }
+    let tag = out
+        .get("discriminator")
+        .and_then(|d| d.get("propertyName"))
+        .and_then(Value::as_str)
+        .map(str::to_owned);
+    for keyword in ["oneOf", "anyOf"] {
+        let Some(Value::Array(members)) = out.get(keyword) else {
+            continue;
+        };
+        let mut mapping = Map::new();
+        let mut written = Vec::with_capacity(members.len());
+        for member in members {
+            if member.get("type") != Some(&json!("object")) || member.get("properties").is_none() {
+                written.push(member.clone());
+                continue;
+            }
+            // Named by structure: copies that differ only in annotations are one model (its
+            // first copy's annotations), as one Pydantic class used in several places.
+            let structure = crate::identity::canonical_text(member, Default::default());
+            let name = format!("M{}", crate::draw::short_hash(&structure));
+            let target = format!("#/$defs/{name}");
+            let mut model = member.clone();
+            if let Value::Object(m) = &mut model {
+                m.entry("title").or_insert_with(|| json!(name));
+            }
+            models.entry(name).or_insert(model);
+            let literals = tag
+                .as_deref()
+                .and_then(|t| member.get("properties")?.get(t))
+                .map(|t| match (t.get("const"), t.get("enum")) {
+                    (Some(c), _) => vec![c.clone()],
+                    (None, Some(Value::Array(e))) => e.clone(),
+                    _ => Vec::new(),
+                })
+                .unwrap_or_default();
+            for literal in literals {
+                let key = match literal {
+                    Value::String(s) => s,
+                    other => other.to_string(),
+                };
+                mapping.insert(key, json!(target));
+            }
+            written.push(json!({"$ref": target}));
+        }
+        out.insert(keyword.to_owned(), Value::Array(written));
+        if let (Some(tag), false) = (&tag, mapping.is_empty()) {
+            out.insert(
+                "discriminator".into(),
+                json!({"mapping": mapping, "propertyName": tag}),
+            );
+        }
+    }
+    Value::Object(out)
 }
 
 /// The fields every branch declares identically, when every branch is open; `None` when the

@@ -235,6 +235,7 @@ pub fn compare_variant_with(
                 alternative_order: false,
                 dialect: true,
                 draft04: false,
+                references: true,
             },
         ),
         c if c == Oracle::DuplicateBranch.name() => (Oracle::DuplicateBranch, Forget::default()),
@@ -244,6 +245,7 @@ pub fn compare_variant_with(
                 alternative_order: true,
                 dialect: false,
                 draft04: false,
+                references: false,
             },
         ),
     };

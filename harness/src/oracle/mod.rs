@@ -54,7 +54,7 @@ pub use whole_case::{
     CaseReport, FORM_LABELS, UnionTally, branch_order_invariance, branch_order_invariance_with,
     check_case, compare_duplicate, dialect_invariance, dialect_invariance_with, draft_forms,
     duplicate_branch_invariance, duplicate_branch_invariance_with, evaluate_case,
-    evaluate_case_with, form_label,
+    evaluate_case_with, form_label, merge_no_blow_up, no_blow_up_repeated_with,
 };
 
 /// The oracles: one per SPEC §4 guarantee the harness checks, in report order ([`Oracle::ALL`]).

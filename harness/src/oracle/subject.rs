@@ -91,6 +91,7 @@ impl Subject {
                 pointer: String::new(),
                 discriminator: Some(du.tag),
                 branches: du.literals.len(),
+                shared: None,
             });
         }
         let flattened = Flattened {

@@ -49,6 +49,7 @@ pub fn branch_order_invariance_with(
         alternative_order: true,
         dialect: false,
         draft04: false,
+        references: false,
     };
     let mut checked = 0;
     for permutation in ["reversed", "rotated"] {
@@ -155,6 +156,7 @@ pub fn compare_duplicate(base: &Value, other: &Value, tag: &str, fresh: &Value) 
                 alternative_order: true,
                 dialect: false,
                 draft04: false,
+                references: false,
             },
         )
     };
@@ -183,6 +185,39 @@ pub fn compare_duplicate(base: &Value, other: &Value, tag: &str, fresh: &Value) 
     None
 }
 
+/// No blow-up on a union used at several places (SPEC §4, §6 decision 73), in Pydantic's form:
+/// the same `oneOf` of `$ref`s at each place, whose join must not be copied into each. The
+/// reference (Zod v4) form writes each place inline, so only this form can show a multiplied
+/// join; skipped where no union repeats or the form does not apply.
+pub fn no_blow_up_repeated_with(case: &Case, options: &Options, present: Present<'_>) -> Judged {
+    let case = &case.normalized();
+    if !case.repeats_union() {
+        return Ok(Outcome::Skipped("no union stands at two places".into()));
+    }
+    let Some(original) = render_as(case, Dialect::Pydantic) else {
+        return Ok(Outcome::Skipped("no Pydantic form of this case".into()));
+    };
+    let presentation = match present_with(present, &original, options, Oracle::NoBlowUp)? {
+        Ok(p) => p,
+        Err(skipped) => return Ok(skipped),
+    };
+    match super::one_flatten::blow_up(&original, options, &presentation) {
+        Some(message) => Err(violation(Oracle::NoBlowUp, message, &original, options)),
+        None => Ok(passed(1)),
+    }
+}
+
+/// Folds [`no_blow_up_repeated_with`]'s outcome into the case's no-blow-up outcome: a violation
+/// of either is the case's.
+pub fn merge_no_blow_up(outcomes: &mut [(Oracle, Outcome)], repeated: Outcome) {
+    if let Outcome::Failed(_) = repeated
+        && let Some((_, outcome)) = outcomes.iter_mut().find(|(o, _)| *o == Oracle::NoBlowUp)
+        && !matches!(outcome, Outcome::Failed(_))
+    {
+        *outcome = repeated;
+    }
+}
+
 /// Dialect invariance (model): every dialect form of the case yields a presentation structurally
 /// identical to the Zod v4 form's (annotations, root definitions and the location of definitions
 /// ignored).
@@ -202,6 +237,7 @@ pub fn dialect_invariance_with(case: &Case, options: &Options, present: Present<
         alternative_order: false,
         dialect: true,
         draft04: false,
+        references: true,
     };
     let base_text = canonical_text(&base, forget);
     let mut checked = 0;
@@ -389,6 +425,8 @@ pub fn evaluate_case_with(case: &Case, options: &Options, sweep: Sweep) -> CaseR
             run(duplicate_branch_invariance(&case, options)),
         ));
         outcomes.push((Oracle::Dialect, run(dialect_invariance(&case, options))));
+        let repeated = run(no_blow_up_repeated_with(&case, options, &core_present));
+        merge_no_blow_up(&mut outcomes, repeated);
         outcomes.push((Oracle::DraftForms, run(draft_forms(&case, options))));
     }
     CaseReport {

@@ -421,6 +421,8 @@ fn judge(pool: &Pool, job: Job<'_>) -> Vec<(Oracle, Outcome)> {
             Oracle::Dialect,
             run(oracle::dialect_invariance_with(case, job.options, &again)),
         ));
+        let repeated = run(oracle::no_blow_up_repeated_with(case, job.options, &again));
+        oracle::merge_no_blow_up(&mut out, repeated);
     }
     for (compare, other) in job.variants {
         out.push(corpus::compare_variant_with(

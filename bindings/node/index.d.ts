@@ -34,12 +34,20 @@ export interface JoinOptions {
 
 export interface FlattenedSite {
   pointer: string;
-  discriminator: string;
+  /** `null` for a root union of objects joined without one (SPEC §2.9). */
+  discriminator: string | null;
   branches: number;
+  /**
+   * The `$ref` of the root definition holding this site's join, when one union written at
+   * several sites is joined once (SPEC §6 decision 73).
+   */
+  shared?: string;
 }
 
 export interface SkippedSite {
   pointer: string;
+  /** The reason's stable code, from the closed list of SPEC §6 decision 70. */
+  code: string;
   /** Which identification rule of SPEC §1 failed, in words. */
   reason: string;
 }

@@ -178,7 +178,7 @@ impl Digester {
         let mut sum: u128 = 0;
         let mut count: u64 = 0;
         for (keyword, value) in map {
-            if keywords::is_annotation(keyword) {
+            if keywords::is_annotation(keyword) || keyword == keywords::SHARE_MARK {
                 continue;
             }
             let (name, digest) = self.keyword(map, keyword, value);
@@ -316,7 +316,7 @@ fn schema_key(schema: &Value, out: &mut String) {
     };
     let mut entries: Vec<(&str, String)> = Vec::with_capacity(map.len());
     for (keyword, value) in map {
-        if keywords::is_annotation(keyword) {
+        if keywords::is_annotation(keyword) || keyword == keywords::SHARE_MARK {
             continue;
         }
         let mut s = String::new();

@@ -55,6 +55,9 @@ pub struct FlattenedSite {
     pub discriminator: Option<String>,
     /// How many branches were joined.
     pub branches: usize,
+    /// The `$ref` to the root definition that holds this site's join, when the same union is
+    /// joined once for several sites (SPEC §6 decision 73).
+    pub shared: Option<String>,
 }
 
 /// A union site left as it is.
@@ -157,11 +160,17 @@ impl Diagnostics {
     /// (`discriminator` is `null` for a root union joined without one).
     pub fn to_json(&self) -> Value {
         let mut out = json!({
-            "flattened": self.flattened.iter().map(|s| json!({
-                "pointer": s.pointer,
-                "discriminator": s.discriminator,
-                "branches": s.branches,
-            })).collect::<Vec<_>>(),
+            "flattened": self.flattened.iter().map(|s| {
+                let mut site = json!({
+                    "pointer": s.pointer,
+                    "discriminator": s.discriminator,
+                    "branches": s.branches,
+                });
+                if let (Some(shared), Value::Object(map)) = (&s.shared, &mut site) {
+                    map.insert("shared".into(), Value::String(shared.clone()));
+                }
+                site
+            }).collect::<Vec<_>>(),
             "skipped": self.skipped.iter().map(|s| json!({
                 "pointer": s.pointer,
                 "code": s.reason.code(),
@@ -215,6 +224,7 @@ mod tests {
                     pointer: format!("/p/{i}"),
                     discriminator: Some("kind".into()),
                     branches: 2,
+                    shared: None,
                 });
                 d.record_skipped(SkippedSite {
                     pointer: format!("/p/{i}"),

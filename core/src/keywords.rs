@@ -69,6 +69,11 @@ pub fn is_annotation(keyword: &str) -> bool {
     ANNOTATIONS.contains(&keyword)
 }
 
+/// The key that marks a shared join's flat object during one projection (SPEC §6 decision 73):
+/// no JSON Schema keyword, ignored by structural identity, and removed before the presentation
+/// is returned.
+pub(crate) const SHARE_MARK: &str = "\u{0}flatjoin-shared";
+
 /// Whether `keyword` asserts nothing about a value: an annotation, OpenAPI's and Pydantic's
 /// `discriminator` (a hint for code generators, no JSON Schema keyword), or an `x-` extension.
 pub fn is_non_asserting(keyword: &str) -> bool {

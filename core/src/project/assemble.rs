@@ -130,6 +130,7 @@ impl Projector<'_> {
             pointer: ptr.to_owned(),
             discriminator: d.map(str::to_owned),
             branches: n,
+            shared: None,
         });
         self.sites.push((ptr.to_owned(), keyword));
     }

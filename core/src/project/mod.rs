@@ -8,6 +8,7 @@
 mod assemble;
 mod owned;
 mod repair;
+mod share;
 
 use std::collections::{HashMap, HashSet};
 
@@ -80,6 +81,7 @@ fn project_document(schema: &Value, options: &Options, facts: Facts) -> Result<F
         }
         Scope::Root => Frozen::default(),
     };
+    let sharing = share::Sharing::plan(schema, &facts, &frozen, options);
     let mut projector = Projector {
         document: schema,
         options,
@@ -90,10 +92,13 @@ fn project_document(schema: &Value, options: &Options, facts: Facts) -> Result<F
         in_progress: HashSet::new(),
         diagnostics: Diagnostics::default(),
         sites: Vec::new(),
+        sharing,
     };
     let mut ptr = String::new();
     let mut out = projector.project(schema, &mut ptr)?;
+    let shared_sites = projector.record_shared_sites();
     repair::repair(&mut out, &mut projector)?;
+    projector.hoist_shared(&mut out, &shared_sites);
     Ok(Flattened {
         schema: out,
         diagnostics: projector.diagnostics,
@@ -142,6 +147,8 @@ struct Projector<'a> {
     diagnostics: Diagnostics,
     /// Flattened union sites: the union node's pointer and its union keyword.
     sites: Vec<(String, &'static str)>,
+    /// Repeated union sites joined once (SPEC §6 decision 73); `None` where nothing repeats.
+    sharing: Option<share::Sharing>,
 }
 
 impl Projector<'_> {
@@ -218,6 +225,9 @@ impl Projector<'_> {
             match identified {
                 Identified::Union(union) => {
                     let here = ptr.clone();
+                    if let Some(group) = self.shared_group(&here) {
+                        return self.flatten_shared(map, &here, union, group);
+                    }
                     return self.flatten_union(map, &here, union);
                 }
                 Identified::NotUnion(Some(reason)) => {

@@ -47,6 +47,7 @@ pub(crate) fn run_owned(schema: Value, options: &Options) -> Result<Flattened, E
         in_progress: HashSet::new(),
         diagnostics: Diagnostics::default(),
         sites: Vec::new(),
+        sharing: None,
     };
     let mut ptr = String::new();
     let out = projector.project_owned(schema, &mut ptr, &mut sites)?;

@@ -67,7 +67,7 @@ pub(super) fn repair(out: &mut Value, projector: &mut Projector<'_>) -> Result<(
 
 /// The root definitions container to hoist into: the one the document already has, else the
 /// draft's own ([`Draft::definitions_container`]: `definitions` up to draft-07).
-fn container_name(document: &Value) -> &'static str {
+pub(super) fn container_name(document: &Value) -> &'static str {
     if document.get("$defs").is_some() {
         return "$defs";
     }

@@ -824,3 +824,97 @@ fn two_different_resources_under_one_uri_are_refused() {
         flat.schema
     );
 }
+
+/// SPEC §6 decision 73: Pydantic writes one union field as the same `oneOf` of `$ref`s at every
+/// use. The join is written once, as `flatjoin_union_1`, and each use refers to it with its own
+/// title; before the decision every use held its own copy of the join (the no-blow-up oracle's
+/// Pydantic form of a repeated union found it). Each use still accepts what its original
+/// accepted (judged by `jsonschema`), the models' definitions are pruned, the diagnostics name
+/// the definition at every site, and the member order of a site does not matter.
+#[test]
+fn repeated_pydantic_union_is_joined_once() {
+    let union = |order: [&str; 2]| {
+        json!({"oneOf": [{"$ref": format!("#/$defs/{}", order[0])}, {"$ref": format!("#/$defs/{}", order[1])}],
+               "discriminator": {"propertyName": "pet_type",
+                                 "mapping": {"cat": "#/$defs/Cat", "dog": "#/$defs/Dog"}}})
+    };
+    let mut with_title = union(["Cat", "Dog"]);
+    with_title["title"] = json!("A");
+    let original = json!({
+        "$defs": {
+            "Cat": {"type": "object", "title": "Cat", "properties": {
+                "pet_type": {"const": "cat", "type": "string"}, "meows": {"type": "integer"},
+                "name": {"type": "string"}}, "required": ["pet_type", "meows"]},
+            "Dog": {"type": "object", "title": "Dog", "properties": {
+                "pet_type": {"const": "dog", "type": "string"}, "barks": {"type": "number"},
+                "name": {"type": "string", "maxLength": 9}}, "required": ["pet_type", "barks"]}
+        },
+        "type": "object",
+        "properties": {
+            "a": with_title,
+            "b": union(["Cat", "Dog"]),
+            "c": {"type": "array", "items": union(["Dog", "Cat"])},
+            "d": {"anyOf": [union(["Cat", "Dog"]), {"type": "null"}], "default": null}
+        },
+        "required": ["a"]
+    });
+    let flat = flatten(&original, &Options::default()).expect("flattens");
+    let schema = &flat.schema;
+    let reference = json!("#/$defs/flatjoin_union_1");
+    assert_eq!(schema["properties"]["a"]["$ref"], reference, "{schema:#}");
+    assert_eq!(schema["properties"]["a"]["title"], "A");
+    assert_eq!(schema["properties"]["b"]["$ref"], reference);
+    assert_eq!(schema["properties"]["c"]["items"]["$ref"], reference);
+    assert_eq!(schema["properties"]["d"]["anyOf"][0]["$ref"], reference);
+    let defs = schema["$defs"].as_object().expect("the shared join");
+    assert_eq!(defs.keys().collect::<Vec<_>>(), ["flatjoin_union_1"]);
+    assert_eq!(defs["flatjoin_union_1"]["type"], "object");
+    assert!(!schema.to_string().contains("flatjoin-shared"), "{schema}");
+    let shared: Vec<Option<&str>> = flat
+        .diagnostics
+        .flattened
+        .iter()
+        .map(|s| s.shared.as_deref())
+        .collect();
+    assert_eq!(shared, vec![Some("#/$defs/flatjoin_union_1"); 4]);
+    let judge_original = validator(&original);
+    let judge = validator(schema);
+    let cat = json!({"pet_type": "cat", "meows": 3, "name": "Tom"});
+    let dog = json!({"pet_type": "dog", "barks": 1.5});
+    for v in [
+        json!({"a": cat, "b": dog, "c": [cat, dog], "d": null}),
+        json!({"a": dog, "c": [], "d": cat}),
+    ] {
+        assert!(judge_original.is_valid(&v), "{v}");
+        assert!(judge.is_valid(&v), "{v}: {schema:#}");
+    }
+    assert!(!judge.is_valid(&json!({"a": {"pet_type": "cat", "meows": "x"}})));
+}
+
+/// SPEC §6 decision 73: a union written inline (no `$ref` branch) at two sites is not shared:
+/// its sites cost the input what their joins cost the presentation.
+#[test]
+fn repeated_inline_union_is_not_shared() {
+    let union = json!({"oneOf": [
+        {"type": "object", "properties": {"k": {"const": "a"}, "x": {"type": "string"}}, "required": ["k"]},
+        {"type": "object", "properties": {"k": {"const": "b"}, "y": {"type": "integer"}}, "required": ["k"]}
+    ]});
+    let original = json!({"$defs": {"N": {"type": "null"}}, "type": "object",
+                          "properties": {"a": union, "b": union, "n": {"$ref": "#/$defs/N"}}});
+    let flat = flatten(&original, &Options::default()).expect("flattens");
+    assert_eq!(
+        flat.schema["properties"]["a"]["type"], "object",
+        "{:#}",
+        flat.schema
+    );
+    assert_eq!(
+        flat.schema["properties"]["a"],
+        flat.schema["properties"]["b"]
+    );
+    assert!(
+        flat.diagnostics
+            .flattened
+            .iter()
+            .all(|s| s.shared.is_none())
+    );
+}

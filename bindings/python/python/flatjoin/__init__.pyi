@@ -2,7 +2,7 @@
 # `python -m mypy.stubtest flatjoin` (tests/python.rs). The result types (TypedDicts) exist only
 # for type checkers (`@type_check_only`: import them under `if TYPE_CHECKING:`); the aliases of
 # the options exist at runtime too.
-from typing import Any, Literal, Optional, TypedDict, Union, type_check_only
+from typing import Any, Literal, NotRequired, Optional, TypedDict, Union, type_check_only
 
 __all__ = [
     "__version__",
@@ -24,12 +24,18 @@ Provider = Literal["openai", "anthropic", "gemini"]
 @type_check_only
 class FlattenedSite(TypedDict):
     pointer: str
-    discriminator: str
+    # None for a root union of objects joined without one (SPEC §2.9).
+    discriminator: Optional[str]
     branches: int
+    # The $ref of the root definition holding the join of a union written at several sites
+    # (SPEC §6 decision 73).
+    shared: NotRequired[str]
 
 @type_check_only
 class SkippedSite(TypedDict):
     pointer: str
+    # The reason's stable code (SPEC §6 decision 70).
+    code: str
     reason: str
 
 @type_check_only

@@ -353,10 +353,10 @@ mod fault {
     /// generated case that violates a guarantee, and only one oracle (branch-order invariance)
     /// finds it (the open-world generator is off; found by running the unsharded check over
     /// seeds with `--results-json`, again whenever the model generator changes what a seed
-    /// draws, last when it began drawing the union forms of SPEC §2.9), so of 3 shards only
+    /// draws, last when it began drawing a union used in many fields, SPEC §6 decision 73), so of 3 shards only
     /// shard 2 (positions 1, 4, 7) meets it, of 2 only shard 2.
     const FAULT: &str = "annotation-names";
-    const SEED: &str = "53";
+    const SEED: &str = "49";
     const CASES: &str = "8";
     const FAILING_CASE: u64 = 7;
 

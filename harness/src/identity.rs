@@ -48,7 +48,7 @@ const MAX_INLINE_DEPTH: usize = 16;
 
 /// `schema` (a node of the document `root`) with every local `$ref` that has nothing but
 /// annotations beside it replaced by its target, expanded the same way. A reference back to a
-/// target being expanded stays, as does one past [`MAX_INLINE_DEPTH`].
+/// target being expanded stays, as does one past `MAX_INLINE_DEPTH`.
 pub fn inline(root: &Value, schema: &Value) -> Value {
     inline_within(root, schema, &mut Vec::new())
 }
@@ -157,6 +157,22 @@ fn canonical_schema(schema: &Value, forget: Forget) -> Value {
                         match keywords::map_subschemas(k, value, &mut |sub| {
                             canonical_schema(sub, forget)
                         }) {
+                            // With references read as their targets, two `anyOf` members may
+                            // be one schema written once inline and once behind a `$ref` (the
+                            // join dedups what it can see, SPEC §3.4): an `anyOf` is a set.
+                            Some(Value::Array(members))
+                                if forget.references
+                                    && k == "anyOf"
+                                    && !forget.alternative_order =>
+                            {
+                                let mut seen = std::collections::HashSet::new();
+                                Value::Array(
+                                    members
+                                        .into_iter()
+                                        .filter(|m| seen.insert(sorted_text(m)))
+                                        .collect(),
+                                )
+                            }
                             Some(Value::Array(members))
                                 if forget.alternative_order && (k == "anyOf" || k == "oneOf") =>
                             {

@@ -198,12 +198,13 @@ pub fn render_form(case: &Case, dialect: Dialect) -> Option<Value> {
 fn pydantic_models(root: &mut Map<String, Value>, defs: &mut Map<String, Value>) {
     let mut models = Map::new();
     for (key, value) in root.iter_mut() {
-        if key != "oneOf" && key != "anyOf" {
-            if let Some(mapped) = crate::keywords::map_subschemas(key, value, &mut |sub| {
+        if key != "oneOf"
+            && key != "anyOf"
+            && let Some(mapped) = crate::keywords::map_subschemas(key, value, &mut |sub| {
                 hoist_models(sub, &mut models)
-            }) {
-                *value = mapped;
-            }
+            })
+        {
+            *value = mapped;
         }
     }
     for def in defs.values_mut() {

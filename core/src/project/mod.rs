@@ -61,6 +61,15 @@ pub(crate) fn run(schema: &Value, options: &Options) -> Result<Flattened, Error>
     project_document(schema, options, facts)
 }
 
+/// The keyword that holds a union node's members: `oneOf` where it has one, else `anyOf`.
+fn union_keyword(node: &Map<String, Value>) -> &'static str {
+    if node.contains_key("oneOf") {
+        "oneOf"
+    } else {
+        "anyOf"
+    }
+}
+
 /// The borrowing projection of a document with at least one union site, then the repair of its
 /// references.
 fn project_document(schema: &Value, options: &Options, facts: Facts) -> Result<Flattened, Error> {
@@ -270,11 +279,7 @@ impl Projector<'_> {
         ptr: &str,
         union: Union,
     ) -> Result<Value, Error> {
-        let keyword: &'static str = if node.contains_key("oneOf") {
-            "oneOf"
-        } else {
-            "anyOf"
-        };
+        let keyword = union_keyword(node);
         // The union node's sibling object keywords, projected where they hold schemas.
         let sibling_source: Map<String, Value> = node
             .iter()

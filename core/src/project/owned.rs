@@ -125,11 +125,7 @@ impl Projector<'_> {
         union: Union,
         sites: &mut HashMap<String, Identified>,
     ) -> Result<Value, Error> {
-        let keyword: &'static str = if node.contains_key("oneOf") {
-            "oneOf"
-        } else {
-            "anyOf"
-        };
+        let keyword = super::union_keyword(&node);
         let mut buf = ptr.to_owned();
         let mut siblings = Map::new();
         for k in SIBLING_KEYWORDS {

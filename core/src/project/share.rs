@@ -146,11 +146,7 @@ fn share_key(site: &str, node: &Value) -> Option<String> {
     if OWN_PLACE.iter().any(|k| map.contains_key(*k)) {
         return None;
     }
-    let keyword = if map.contains_key("oneOf") {
-        "oneOf"
-    } else {
-        "anyOf"
-    };
+    let keyword = super::union_keyword(map);
     let Some(Value::Array(members)) = map.get(keyword) else {
         return None;
     };
@@ -163,25 +159,44 @@ fn share_key(site: &str, node: &Value) -> Option<String> {
     if !members.iter().any(behind_ref) {
         return None;
     }
-    let mut sorted: Vec<String> = members.iter().map(Value::to_string).collect();
+    let mut sorted: Vec<String> = members.iter().map(sorted_text).collect();
     sorted.sort_unstable();
+    Some(key_text(map, Some((keyword, &sorted))))
+}
+
+/// The text of `map` without its site annotations and mark, its keywords and every object
+/// below in sorted order (an enclosing join may move keywords: the same schema written in
+/// another order is the same schema); with `members`, that keyword's value is written as the
+/// given member texts (sorted by the caller). The mark names the group: two groups' identical
+/// objects share one definition.
+fn key_text(map: &Map<String, Value>, members: Option<(&str, &[String])>) -> String {
+    let mut keys: Vec<&String> = map
+        .keys()
+        .filter(|k| !is_site_annotation(k) && *k != MARK)
+        .collect();
+    keys.sort_unstable();
     let mut key = String::new();
-    for (k, v) in map {
-        if is_site_annotation(k) {
-            continue;
-        }
-        key.push_str(&Value::String(k.clone()).to_string());
+    for k in keys {
+        crate::canonical::data_key(&Value::String(k.clone()), &mut key);
         key.push(':');
-        if k == keyword {
-            key.push('[');
-            key.push_str(&sorted.join(","));
-            key.push(']');
-        } else {
-            key.push_str(&v.to_string());
+        match members {
+            Some((keyword, sorted)) if k == keyword => {
+                key.push('[');
+                key.push_str(&sorted.join(","));
+                key.push(']');
+            }
+            _ => crate::canonical::data_key(&map[k], &mut key),
         }
         key.push(',');
     }
-    Some(key)
+    key
+}
+
+/// [`crate::canonical::data_key`] of `value`: its text with object keys sorted.
+fn sorted_text(value: &Value) -> String {
+    let mut out = String::new();
+    crate::canonical::data_key(value, &mut out);
+    out
 }
 
 /// Whether `keyword` is one of the union node's annotations that stay at its site.
@@ -205,11 +220,7 @@ impl Projector<'_> {
         union: Union,
         g: usize,
     ) -> Result<Value, Error> {
-        let keyword: &'static str = if node.contains_key("oneOf") {
-            "oneOf"
-        } else {
-            "anyOf"
-        };
+        let keyword = super::union_keyword(node);
         let group = &mut self
             .sharing
             .as_mut()
@@ -387,17 +398,7 @@ fn with_site_annotations(node: &Map<String, Value>, body: Map<String, Value>) ->
 
 /// The sharing key of a marked object: its text without its own annotations.
 fn marked_key(map: &Map<String, Value>) -> String {
-    let mut key = String::new();
-    for (k, v) in map {
-        if is_site_annotation(k) {
-            continue;
-        }
-        key.push_str(&Value::String(k.clone()).to_string());
-        key.push(':');
-        key.push_str(&v.to_string());
-        key.push(',');
-    }
-    key
+    key_text(map, None)
 }
 
 /// Counts the marked objects of `value` by [`marked_key`].

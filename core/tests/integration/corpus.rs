@@ -59,9 +59,9 @@ fn union_roots_become_objects() {
     }
     // Zod family: 5 emitters × 6 root unions (steps and query nest theirs), and Zod 4's
     // nested_discriminated_union and union_of_objects (SPEC §2.9); Pydantic: shape,
-    // multi_literal, nested_discriminated_union and union_of_models; schemars: all but
-    // external_not_discriminated (a unit variant is a string, not an object).
-    assert_eq!(roots, 5 * 6 + 2 + 4 + 7);
+    // multi_literal, nested_discriminated_union, union_of_models and many_fields_union;
+    // schemars: all but external_not_discriminated (a unit variant is a string, not an object).
+    assert_eq!(roots, 5 * 6 + 2 + 5 + 7);
 }
 
 /// For every sample: each instance the original accepts is accepted by the presentation under
@@ -180,4 +180,33 @@ fn manifests_round_trip() {
         top_a.as_object_mut().map(|m| m.remove("tools"));
         assert_eq!(top_a, top_b);
     }
+}
+
+/// SPEC §6 decision 73 on real Pydantic output: one union of models used in eleven fields
+/// (as it is, in lists, optional, in a nested model) is presented no larger than twice its
+/// input (minified bytes; the join before the decision wrote one flattened copy per field), and
+/// its sites name the shared definition in the diagnostics.
+#[test]
+fn a_pydantic_union_in_many_fields_is_not_multiplied() {
+    let path = crate::oracle::corpus_dir().join("dialects/pydantic/many_fields_union.json");
+    let original = read(&path);
+    let flat = flatten(&original, &Options::default()).expect("flattens");
+    let size = |v: &Value| serde_json::to_vec(v).expect("serializes").len();
+    let (input, output) = (size(&original), size(&flat.schema));
+    assert!(
+        output <= 2 * input,
+        "presentation {output} B for an input of {input} B:\n{:#}",
+        flat.schema
+    );
+    let shared = flat
+        .diagnostics
+        .flattened
+        .iter()
+        .filter(|s| s.shared.is_some())
+        .count();
+    assert!(
+        shared >= 11,
+        "{shared} shared sites: {:#?}",
+        flat.diagnostics.flattened
+    );
 }

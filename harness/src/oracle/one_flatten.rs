@@ -352,19 +352,69 @@ impl Subject {
     }
 }
 
-/// The no-blow-up bound of [`Subject::no_blow_up`] on `presentation` of `original`: `None` within
-/// it, else what exceeds it.
+/// No blow-up ([`Subject::no_blow_up`]) on `presentation` of `original`: `None` within the bound
+/// and shared once ([`unshared`]), else what breaks it.
 pub fn blow_up(original: &Value, options: &Options, presentation: &Value) -> Option<String> {
     let input = node_count(original);
     let permissive = options.open_branches == OpenBranches::Permissive;
     let (unions, joined) = distinct_unions(original, permissive);
     let output = node_count(presentation);
     let bound = input + unions + 4 * joined + 32;
-    (output > bound).then(|| {
-        format!(
+    if output > bound {
+        return Some(format!(
             "the presentation has {output} nodes, more than the bound {bound} (input {input}, \
              members of its distinct unions {unions}, {joined} properties they join)"
-        )
+        ));
+    }
+    unshared(original, presentation)
+}
+
+/// Shared once (SPEC §6 decision 73): a shared join the presentation adds to its root
+/// definitions (`flatjoin_union_N`, a name the original's do not have) stands for a flat object
+/// written the same at several places, so nothing else in the presentation may be that object
+/// again, its site's own annotations (`title`, `description`, …) aside: neither a second added
+/// definition nor a copy left inline. The copies of reference targets the repair adds
+/// (`flatjoin_ref_N`, SPEC §6 decision 3) are copies by design and not judged here. `None` when
+/// that holds (and when no shared join was added), else what breaks it.
+fn unshared(original: &Value, presentation: &Value) -> Option<String> {
+    let key = |node: &serde_json::Map<String, Value>| {
+        let mut body = node.clone();
+        body.retain(|k, _| !crate::identity::ANNOTATIONS.contains(&k.as_str()));
+        crate::identity::sorted_text(&Value::Object(body))
+    };
+    let mut added: Vec<(String, String)> = Vec::new();
+    for container in ["$defs", "definitions"] {
+        let Some(Value::Object(defs)) = presentation.get(container) else {
+            continue;
+        };
+        let before = original.get(container).and_then(Value::as_object);
+        for (name, def) in defs {
+            if let Value::Object(def) = def
+                && name.starts_with("flatjoin_union_")
+                && before.is_none_or(|b| !b.contains_key(name))
+            {
+                added.push((format!("#/{container}/{name}"), key(def)));
+            }
+        }
+    }
+    if added.is_empty() {
+        return None;
+    }
+    let mut counts: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    walk_schemas(presentation, &mut |node| {
+        if let Value::Object(map) = node {
+            *counts.entry(key(map)).or_default() += 1;
+        }
+    });
+    added.iter().find_map(|(name, text)| {
+        let n = counts.get(text).copied().unwrap_or(0);
+        (n > 1).then(|| {
+            format!(
+                "the added definition {name} stands {n} times in the presentation (annotations \
+                 of the site aside): a flat object written the same at several places is \
+                 written once (SPEC §6 decision 73)"
+            )
+        })
     })
 }
 

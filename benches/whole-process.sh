@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Whole-process comparison: the `flatjoin` binary against the `floor` binary on the same inputs
 # (the benchmark's shapes and the shape sweep of benches/src/sweep.rs), CPU time and peak memory
-# from getrusage, the binaries rotated run by run, medians of the per-run ratios. With
+# from getrusage, the binaries rotated run by run, medians of the per-run ratios; and the size of
+# each input and of its presentation, both re-serialized minified, and their ratio. With
 # `--before BIN --before-label TEXT`, an earlier `flatjoin` binary runs in the same rotation, so
 # the report shows before and after from one run.
 #

@@ -16,6 +16,10 @@
 //! `benches/whole-process.sh` builds them and runs this. Each measurement spawns this binary again
 //! as `whole-process --exec BIN ARGS…`, which runs exactly one child and reports `getrusage` of its
 //! children: the peak memory of that one process, not the largest of many.
+//!
+//! Beside the costs, each row records the sizes: the input and the presentation (`flatjoin`'s
+//! output of one untimed run before the measured ones), each parsed and re-serialized minified
+//! with `serde_json::to_vec`, and their ratio.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
@@ -207,7 +211,7 @@ impl Samples {
         self.floor.push(f);
     }
 
-    fn row(self, input: &Input, bytes: usize) -> String {
+    fn row(self, input: &Input, bytes: usize, size: &Size) -> String {
         let med = |xs: &[Usage], f: fn(&Usage) -> f64| median(xs.iter().map(f).collect());
         let before = if self.before.is_empty() {
             [NOT_MEASURED; 4].map(str::to_owned).join("\t")
@@ -221,7 +225,7 @@ impl Samples {
             )
         };
         format!(
-            "{}\t{}\t{}\t{:.4}\t{:.4}\t{:.3}\t{:.0}\t{:.0}\t{:.3}\t{before}\n",
+            "{}\t{}\t{}\t{:.4}\t{:.4}\t{:.3}\t{:.0}\t{:.0}\t{:.3}\t{before}\t{}\t{}\t{:.4}\n",
             input.label,
             input.set,
             bytes,
@@ -231,20 +235,60 @@ impl Samples {
             med(&self.join, |u| u.peak_kib),
             med(&self.floor, |u| u.peak_kib),
             median(self.peak_ratio),
+            size.input_bytes,
+            size.presentation_bytes,
+            size.presentation_bytes as f64 / size.input_bytes.max(1) as f64,
         )
     }
+}
+
+/// One input's sizes in minified bytes (`serde_json::to_vec`): the input and its presentation.
+struct Size {
+    input_bytes: usize,
+    presentation_bytes: usize,
+}
+
+/// Runs `flatjoin COMMAND FILE` once, untimed, and measures the presentation it prints: parsed,
+/// then re-serialized minified, as the input was.
+fn presentation_size(flatjoin: &Path, command: &str, file: &str) -> Result<usize, String> {
+    let out = Command::new(flatjoin)
+        .args([command, file])
+        .stderr(Stdio::inherit())
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", flatjoin.display()))?;
+    if !out.status.success() {
+        return Err(format!(
+            "{} {command} {file} exited with {}",
+            flatjoin.display(),
+            out.status
+        ));
+    }
+    let presentation: serde_json::Value = serde_json::from_slice(&out.stdout).map_err(|e| {
+        format!(
+            "{} {command} {file}: output is not JSON: {e}",
+            flatjoin.display()
+        )
+    })?;
+    serde_json::to_vec(&presentation)
+        .map(|text| text.len())
+        .map_err(|e| e.to_string())
 }
 
 fn measure_input(contestants: &Contestants, input: &Input, path: &Path) -> Result<String, String> {
     let text = serde_json::to_vec(&input.value).map_err(|e| e.to_string())?;
     std::fs::write(path, &text).map_err(|e| format!("{}: {e}", path.display()))?;
     let file = path.to_string_lossy().into_owned();
+    // The input as written is already `serde_json::to_vec` of the parsed document.
+    let size = Size {
+        input_bytes: text.len(),
+        presentation_bytes: presentation_size(&contestants.options.flatjoin, input.command, &file)?,
+    };
     let mut samples = Samples::default();
     for run in 0..contestants.options.runs {
         samples.push(contestants.run_once(run, input.command, &file)?);
     }
     let _ = std::fs::remove_file(path);
-    Ok(samples.row(input, text.len()))
+    Ok(samples.row(input, text.len(), &size))
 }
 
 fn run(options: &Options, me: &Path, command_line: String) -> Result<String, String> {

@@ -9,8 +9,10 @@ use std::path::Path;
 pub const FILE: &str = "flatjoin-whole-process.tsv";
 
 /// The TSV's columns, as `whole-process` writes them. The `before_*` columns hold
-/// [`NOT_MEASURED`] when no earlier binary ran.
-pub const COLUMNS: [&str; 13] = [
+/// [`NOT_MEASURED`] when no earlier binary ran. The last three are the sizes (minified bytes of
+/// the input and of the presentation, and their ratio); a file written before them has only the
+/// first [`LEGACY_COLUMNS`] and reads with no sizes.
+pub const COLUMNS: [&str; 16] = [
     "input",
     "set",
     "bytes",
@@ -24,7 +26,13 @@ pub const COLUMNS: [&str; 13] = [
     "before_cpu_ratio",
     "before_peak_kib",
     "before_peak_ratio",
+    "input_min_bytes",
+    "presentation_min_bytes",
+    "size_ratio",
 ];
+
+/// How many of [`COLUMNS`] a file written before the size columns has.
+pub const LEGACY_COLUMNS: usize = 13;
 
 /// A `before_*` field of a run without an earlier binary.
 pub const NOT_MEASURED: &str = "-";
@@ -33,6 +41,9 @@ pub const NOT_MEASURED: &str = "-";
 pub const MAX_CPU_RATIO: f64 = 1.5;
 /// Target: the largest whole-process peak-memory ratio to the floor.
 pub const MAX_PEAK_RATIO: f64 = 1.0;
+/// The presentation-to-input size ratio above which a row is called out (bold, and named in the
+/// summary).
+pub const MAX_SIZE_RATIO: f64 = 2.0;
 
 const BEGIN: &str = "<!-- whole-process: ";
 const END: &str = "<!-- /whole-process -->";
@@ -123,6 +134,17 @@ pub struct Before {
     pub peak_ratio: f64,
 }
 
+/// One input's sizes, each document re-serialized minified (`serde_json::to_vec`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Size {
+    /// Minified bytes of the input.
+    pub input_bytes: f64,
+    /// Minified bytes of the presentation (`flatjoin`'s output).
+    pub presentation_bytes: f64,
+    /// `presentation_bytes / input_bytes`.
+    pub ratio: f64,
+}
+
 /// One input's row.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Row {
@@ -146,6 +168,8 @@ pub struct Row {
     pub peak_ratio: f64,
     /// The earlier binary, when it ran.
     pub before: Option<Before>,
+    /// The sizes; `None` in a file written before the size columns.
+    pub size: Option<Size>,
 }
 
 /// A whole TSV file.
@@ -172,6 +196,16 @@ fn parse_row(fields: &[&str]) -> Option<Row> {
             peak_ratio: number(10)?,
         })
     };
+    let sizes = numbers.get(11..).unwrap_or_default();
+    let size = if sizes.is_empty() || sizes.iter().all(|f| *f == NOT_MEASURED) {
+        None
+    } else {
+        Some(Size {
+            input_bytes: number(11)?,
+            presentation_bytes: number(12)?,
+            ratio: number(13)?,
+        })
+    };
     Some(Row {
         label: (*label).to_owned(),
         set: (*set).to_owned(),
@@ -183,13 +217,15 @@ fn parse_row(fields: &[&str]) -> Option<Row> {
         floor_peak_kib: number(5)?,
         peak_ratio: number(6)?,
         before,
+        size,
     })
 }
 
-/// Parses a TSV written by `whole-process`.
+/// Parses a TSV written by `whole-process`: the current [`COLUMNS`], or the
+/// [`LEGACY_COLUMNS`] of a file written before the sizes (its rows have no [`Size`]).
 pub fn parse(text: &str, name: &str) -> Result<Table, String> {
     let mut table = Table::default();
-    let mut header = None;
+    let mut header: Option<usize> = None;
     for (number, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
             continue;
@@ -199,14 +235,17 @@ pub fn parse(text: &str, name: &str) -> Result<Table, String> {
             continue;
         }
         let fields: Vec<&str> = line.split('\t').collect();
-        if header.is_none() {
-            if fields != COLUMNS {
-                return Err(format!("{name}: unexpected header {fields:?}"));
+        let Some(width) = header else {
+            if fields != COLUMNS && fields != COLUMNS[..LEGACY_COLUMNS] {
+                return Err(format!(
+                    "{name}: unexpected header {fields:?} (expected {COLUMNS:?}, or its first \
+                     {LEGACY_COLUMNS} columns)"
+                ));
             }
-            header = Some(());
+            header = Some(fields.len());
             continue;
-        }
-        let row = (fields.len() == COLUMNS.len())
+        };
+        let row = (fields.len() == width)
             .then(|| parse_row(&fields))
             .flatten()
             .ok_or_else(|| format!("{name}:{}: malformed row", number + 1))?;
@@ -252,6 +291,11 @@ fn rows_table(out: &mut String, rows: &[&Row], with_before: bool) {
     } else {
         header.push("peak ratio");
     }
+    header.extend([
+        "input (min. bytes)",
+        "presentation (min. bytes)",
+        "size ratio",
+    ]);
     let cells: Vec<Vec<String>> = rows
         .iter()
         .map(|r| {
@@ -279,6 +323,14 @@ fn rows_table(out: &mut String, rows: &[&Row], with_before: bool) {
                 cells.push(before(|b| b.peak_ratio, MAX_PEAK_RATIO));
             }
             cells.push(ratio_cell(r.peak_ratio, MAX_PEAK_RATIO));
+            match r.size {
+                Some(size) => cells.extend([
+                    format!("{:.0}", size.input_bytes),
+                    format!("{:.0}", size.presentation_bytes),
+                    ratio_cell(size.ratio, MAX_SIZE_RATIO),
+                ]),
+                None => cells.extend(["—", "—", "—"].map(str::to_owned)),
+            }
             cells
         })
         .collect();
@@ -299,6 +351,34 @@ fn worst(rows: &[&Row], key: impl Fn(&Row) -> Option<f64>, limit: f64) -> String
         "**{value:.2}×** ({label}); {over} of {} over {limit}×",
         values.len()
     )
+}
+
+/// The size summary of `rows`: the worst presentation-to-input ratio, and every row over
+/// [`MAX_SIZE_RATIO`] by name.
+fn size_summary(rows: &[&Row]) -> String {
+    let sized: Vec<(f64, &str)> = rows
+        .iter()
+        .filter_map(|r| Some((r.size?.ratio, r.label.as_str())))
+        .collect();
+    let Some((value, label)) = sized.iter().copied().max_by(|a, b| a.0.total_cmp(&b.0)) else {
+        return "not measured".to_owned();
+    };
+    let over: Vec<String> = sized
+        .iter()
+        .filter(|(v, _)| *v > MAX_SIZE_RATIO)
+        .map(|(v, l)| format!("{l} ({v:.2}×)"))
+        .collect();
+    let over = if over.is_empty() {
+        format!("none of {} over {MAX_SIZE_RATIO}×", sized.len())
+    } else {
+        format!(
+            "{} of {} over {MAX_SIZE_RATIO}×: {}",
+            over.len(),
+            sized.len(),
+            over.join(", ")
+        )
+    };
+    format!("{} ({label}); {over}", ratio_cell(value, MAX_SIZE_RATIO))
 }
 
 fn sweep_summary(out: &mut String, rows: &[&Row]) {
@@ -323,6 +403,7 @@ fn sweep_summary(out: &mut String, rows: &[&Row]) {
             worst(rows, |r| Some(r.before?.peak_ratio), MAX_PEAK_RATIO),
         ));
     }
+    lines.push(("worst size ratio", size_summary(rows)));
     for (what, text) in lines {
         let _ = writeln!(out, "- {what}: {text}");
     }
@@ -371,7 +452,10 @@ pub fn section(table: &Table) -> String {
          peak resident memory), the binaries rotated run by run (with `--before`, an earlier \
          `flatjoin` binary runs in the same rotation, so before and after meet the same load); \
          each ratio is the median of the per-run ratios. Targets: CPU ≤ 1.5×, peak memory ≤ 1.0× \
-         the floor; figures over a target are bold.\n\n",
+         the floor; figures over a target are bold. Size: the input and the presentation \
+         (`flatjoin`'s output, run once per input), each parsed and re-serialized minified by \
+         `serde_json`, in bytes, and their ratio (presentation / input), bold over 2×. Tokens: \
+         no offline tokenizer.\n\n",
     );
     run_table(&mut out, &table.meta);
     let with_before = table.rows.iter().any(|r| r.before.is_some());
@@ -380,6 +464,7 @@ pub fn section(table: &Table) -> String {
     if !fixed.is_empty() {
         out.push_str("### The benchmark's inputs\n\n");
         rows_table(&mut out, &fixed, with_before);
+        let _ = writeln!(out, "- worst size ratio: {}\n", size_summary(&fixed));
     }
     let sweep = set("sweep");
     if !sweep.is_empty() {
@@ -387,8 +472,9 @@ pub fn section(table: &Table) -> String {
             "### Shape sweep\n\nShapes the join was not tuned to (`benches/src/sweep.rs`): \
              shared names colliding as different kinds, per-branch descriptions and titles, \
              `required` lists that differ in every branch, unions of `$ref`s to shared \
-             definitions, many identical small unions, unions nested in arrays, open branches, a \
-             manifest of differently shaped tools.\n\n",
+             definitions, one union of models used in many fields as Pydantic writes it, many \
+             identical small unions, unions nested in arrays, open branches, a manifest of \
+             differently shaped tools.\n\n",
         );
         rows_table(&mut out, &sweep, with_before);
         sweep_summary(&mut out, &sweep);
@@ -434,11 +520,71 @@ mod tests {
     fn tsv(before: &str) -> String {
         format!(
             "# command: bash benches/whole-process.sh\n# runs: 3\n# load_max: 2.50\n{}\n\
-             small\tfixed\t1024\t0.003\t0.002\t1.5\t6000\t2000\t3.0\t{before}\n\
-             shape a\tsweep\t2048\t0.2\t0.1\t2.0\t10\t20\t0.5\t{before}\n\
-             shape b\tsweep\t2048\t0.1\t0.1\t1.2\t30\t20\t1.5\t{before}\n",
+             small\tfixed\t1024\t0.003\t0.002\t1.5\t6000\t2000\t3.0\t{before}\t\
+             1024\t512\t0.5\n\
+             shape a\tsweep\t2048\t0.2\t0.1\t2.0\t10\t20\t0.5\t{before}\t2048\t6144\t3.0\n\
+             shape b\tsweep\t2048\t0.1\t0.1\t1.2\t30\t20\t1.5\t{before}\t2048\t1024\t0.5\n",
             COLUMNS.join("\t")
         )
+    }
+
+    /// A file written before the size columns.
+    fn legacy_tsv() -> String {
+        format!(
+            "# runs: 1\n{}\nsmall\tfixed\t1024\t0.003\t0.002\t1.5\t6000\t2000\t3.0\t-\t-\t-\t-\n",
+            COLUMNS[..LEGACY_COLUMNS].join("\t")
+        )
+    }
+
+    #[test]
+    fn reads_the_sizes_and_a_file_written_before_them() {
+        let table = parse(&tsv("-\t-\t-\t-"), "t").expect("parses");
+        assert_eq!(
+            table.rows[1].size,
+            Some(Size {
+                input_bytes: 2048.0,
+                presentation_bytes: 6144.0,
+                ratio: 3.0
+            })
+        );
+        let legacy = parse(&legacy_tsv(), "t").expect("a file without sizes still reads");
+        assert_eq!(legacy.rows.len(), 1);
+        assert_eq!(legacy.rows[0].size, None);
+        assert!(section(&legacy).contains("- worst size ratio: not measured"));
+        // A row must have as many fields as its header: sizes in a legacy file, or a new file's
+        // row without them, are malformed.
+        let sized_row_under_legacy_header = format!(
+            "{}\nsmall\tfixed\t1\t1\t1\t1\t1\t1\t1\t-\t-\t-\t-\t1\t1\t1\n",
+            COLUMNS[..LEGACY_COLUMNS].join("\t")
+        );
+        assert!(parse(&sized_row_under_legacy_header, "t").is_err());
+        let short = tsv("-\t-\t-\t-").replace("\t2048\t1024\t0.5\n", "\n");
+        assert!(parse(&short, "t").is_err());
+        let err = parse("input\tset\tbytes\n", "t").expect_err("unknown header");
+        assert!(err.contains("input_min_bytes"), "{err}");
+    }
+
+    #[test]
+    fn the_section_shows_the_sizes_and_names_the_rows_over_two() {
+        let table = parse(&tsv("-\t-\t-\t-"), "t").expect("parses");
+        let text = section(&table);
+        assert!(
+            text.contains("| input (min. bytes) | presentation (min. bytes) | size ratio |"),
+            "{text}"
+        );
+        assert!(text.contains("| 2048 | 6144 | **3.00×** |"), "{text}");
+        assert!(text.contains("| 1024 | 512 | 0.50× |"), "{text}");
+        assert!(
+            text.contains(
+                "- worst size ratio: **3.00×** (shape a); 1 of 2 over 2×: shape a (3.00×)"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains("- worst size ratio: 0.50× (small); none of 1 over 2×"),
+            "{text}"
+        );
+        assert!(text.contains("Tokens: no offline tokenizer."), "{text}");
     }
 
     #[test]

@@ -425,7 +425,8 @@ fn unshared(original: &Value, presentation: &Value) -> Option<String> {
 /// its members behind a `$ref` that something else refers to as well (a join
 /// may copy such a target while it stays for the other; a target only the union refers to moves
 /// into the join, and a member written inline is moved, not copied); and the property names
-/// its resolved members declare, each of which a join may write once with a hint (SPEC §4: a
+/// its resolved members declare (a member that is a union: its members' too), each of which a
+/// join may write once with a hint (SPEC §4: a
 /// small constant per joined property), and under the permissive reading may join a copy of each
 /// member's catch-all.
 fn distinct_unions(original: &Value, permissive: bool) -> (usize, usize) {
@@ -464,6 +465,7 @@ fn distinct_unions(original: &Value, permissive: bool) -> (usize, usize) {
                 continue;
             }
             let mut names = std::collections::HashSet::new();
+            let mut leaves = Vec::new();
             for member in members {
                 let resolved = refs::follow(original, member);
                 let shared = member
@@ -473,7 +475,10 @@ fn distinct_unions(original: &Value, permissive: bool) -> (usize, usize) {
                 if shared {
                     members_total += node_count(resolved);
                 }
-                if let Some(Value::Object(p)) = resolved.get("properties") {
+                union_leaves(original, resolved, 0, &mut leaves);
+            }
+            for leaf in &leaves {
+                if let Some(Value::Object(p)) = leaf.get("properties") {
                     names.extend(p.keys());
                 }
             }
@@ -484,9 +489,8 @@ fn distinct_unions(original: &Value, permissive: bool) -> (usize, usize) {
             // Under the permissive reading an open member's catch-all joins every name it does
             // not declare (SPEC §2.8): a copy per name.
             if permissive {
-                let catch_alls: usize = members
+                let catch_alls: usize = leaves
                     .iter()
-                    .map(|m| refs::follow(original, m))
                     .map(|m| {
                         m.get("additionalProperties").map_or(0, node_count)
                             + m.get("patternProperties").map_or(0, node_count)
@@ -497,6 +501,28 @@ fn distinct_unions(original: &Value, permissive: bool) -> (usize, usize) {
         }
     });
     (members_total, joined)
+}
+
+/// The members a union's join reads through `member` (references followed): the member, and
+/// the members of a union it holds, which the join flattens with it (SPEC §2.9), their property
+/// names and catch-alls joining the outer union's; eight levels at most (a reference cycle).
+fn union_leaves<'a>(
+    original: &'a Value,
+    member: &'a Value,
+    depth: usize,
+    out: &mut Vec<&'a Value>,
+) {
+    out.push(member);
+    if depth >= 8 {
+        return;
+    }
+    for keyword in ["oneOf", "anyOf", "allOf"] {
+        if let Some(Value::Array(inner)) = member.get(keyword) {
+            for m in inner {
+                union_leaves(original, refs::follow(original, m), depth + 1, out);
+            }
+        }
+    }
 }
 
 /// Whether `presentation` is a valid schema of its declared draft (meta-schema validation, when

@@ -13,19 +13,23 @@ use crate::keywords::{self, Slot};
 
 /// How [`dedup_with`]'s digest reads the schema; the fault variant exists only to reproduce a bug.
 #[derive(Clone, Copy)]
-pub(crate) struct KeyOptions {
+pub(crate) struct KeyOptions<'a> {
     /// Fault `annotation-names`: also drop *properties named* like annotation keywords.
     pub strip_annotation_names: bool,
     /// The draft: `const` is the one-value `enum` from draft-06 on, and an unknown word (kept as
     /// written, so never equal to an `enum`) in draft-04.
     pub draft: Draft,
+    /// The joins that shared sites' placeholders stand for, by group (SPEC §6 decision 73): a
+    /// placeholder is digested as its join, the same schema as the flat object written out.
+    pub shared: Option<&'a dyn Fn(usize) -> Option<&'a Map<String, Value>>>,
 }
 
-impl Default for KeyOptions {
+impl Default for KeyOptions<'_> {
     fn default() -> Self {
         KeyOptions {
             strip_annotation_names: false,
             draft: Draft::Draft202012,
+            shared: None,
         }
     }
 }
@@ -51,7 +55,7 @@ pub fn dedup(alternatives: Vec<Value>) -> Vec<Value> {
     dedup_with(alternatives, KeyOptions::default())
 }
 
-pub(crate) fn dedup_with(alternatives: Vec<Value>, options: KeyOptions) -> Vec<Value> {
+pub(crate) fn dedup_with(alternatives: Vec<Value>, options: KeyOptions<'_>) -> Vec<Value> {
     if alternatives.len() < 2 {
         return alternatives;
     }
@@ -70,9 +74,9 @@ pub(crate) fn dedup_with(alternatives: Vec<Value>, options: KeyOptions) -> Vec<V
 /// crafted in advance to collide. Hashing instead of building a canonical string keeps dedup
 /// allocation-light and linear; the streams are cheap enough to finish once per keyword entry,
 /// which unordered maps need (entry digests are combined by addition, which ignores order).
-struct Digester {
+struct Digester<'a> {
     seeds: [u64; 6],
-    options: KeyOptions,
+    options: KeyOptions<'a>,
 }
 
 /// The byte that starts each kind of schema-level digest, so that no two kinds share an encoding
@@ -137,8 +141,8 @@ impl Mix128 {
     }
 }
 
-impl Digester {
-    fn new(options: KeyOptions) -> Self {
+impl<'a> Digester<'a> {
+    fn new(options: KeyOptions<'a>) -> Self {
         let state = RandomState::new();
         let seed = |i: u64| state.hash_one(i) | 1;
         Digester {
@@ -177,19 +181,37 @@ impl Digester {
         };
         let mut sum: u128 = 0;
         let mut count: u64 = 0;
-        for (keyword, value) in map {
-            if keywords::is_annotation(keyword) || keyword == keywords::SHARE_MARK {
-                continue;
+        let mut add = |map: &Map<String, Value>, skip: &dyn Fn(&str) -> bool| {
+            for (keyword, value) in map {
+                if keywords::is_annotation(keyword)
+                    || keyword == keywords::SHARE_MARK
+                    || skip(keyword)
+                {
+                    continue;
+                }
+                let (name, digest) = self.keyword(map, keyword, value);
+                sum = sum.wrapping_add(self.entry(name, digest));
+                count += 1;
             }
-            let (name, digest) = self.keyword(map, keyword, value);
-            sum = sum.wrapping_add(self.entry(name, digest));
-            count += 1;
+        };
+        match self.shared_body(map) {
+            Some(body) => {
+                add(map, &|k| k == keywords::SHARE_PLACE);
+                add(body, &|k| k == "type" && map.contains_key("type"));
+            }
+            None => add(map, &|_| false),
         }
         self.finish(|h| {
             h.write_u8(tag::SCHEMA);
             h.write_u64(count);
             h.write_u128(sum);
         })
+    }
+
+    /// The join a shared site's placeholder stands for.
+    fn shared_body(&self, map: &Map<String, Value>) -> Option<&'a Map<String, Value>> {
+        let c = map.get(keywords::SHARE_PLACE)?.as_u64()?;
+        (self.options.shared?)(usize::try_from(c).ok()?)
     }
 
     /// One keyword of the schema `map`: the entry name it digests under (`const` is the one-value

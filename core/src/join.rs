@@ -38,6 +38,9 @@ pub(crate) struct UnionContext<'a> {
     pub draft: Draft,
     /// Injected faults.
     pub faults: JoinFaults,
+    /// The joins of shared sites, by group (SPEC §6 decision 73): dedup reads a placeholder as
+    /// its join.
+    pub shared: Option<&'a dyn Fn(usize) -> Option<&'a Map<String, Value>>>,
 }
 
 /// One branch's definition of a property.
@@ -265,6 +268,7 @@ pub(crate) fn join_property(
         let options = KeyOptions {
             strip_annotation_names: ctx.faults.annotation_names,
             draft: ctx.draft,
+            shared: ctx.shared,
         };
         alternatives = canonical::dedup_with(alternatives, options);
     }

@@ -74,6 +74,13 @@ pub fn is_annotation(keyword: &str) -> bool {
 /// is returned.
 pub(crate) const SHARE_MARK: &str = "\u{0}flatjoin-shared";
 
+/// The key of a shared join's placeholder during one projection (SPEC §6 decision 73): a later
+/// reading of a shared site stands as its annotations, its `type` and this key, whose value names
+/// the group's join; unlike the mark it counts in structural identity (two placeholders are the
+/// same schema when they name the same join), and it is replaced before the presentation is
+/// returned.
+pub(crate) const SHARE_PLACE: &str = "\u{0}flatjoin-place";
+
 /// Whether `keyword` asserts nothing about a value: an annotation, OpenAPI's and Pydantic's
 /// `discriminator` (a hint for code generators, no JSON Schema keyword), or an `x-` extension.
 pub fn is_non_asserting(keyword: &str) -> bool {

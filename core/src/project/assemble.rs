@@ -45,6 +45,8 @@ impl Projector<'_> {
         let branches = fold_branches(&union, &projected, &siblings, draft, permissive);
         let literals: Vec<Vec<Value>> = union.branches.iter().map(|b| b.literals.clone()).collect();
         let labels: Vec<String> = union.branches.iter().map(|b| b.label.clone()).collect();
+        let sharing = self.sharing.as_ref();
+        let bodies = move |c: usize| sharing?.groups.get(c)?.body.as_ref();
         let ctx = UnionContext {
             discriminator: d,
             literals: &literals,
@@ -52,6 +54,7 @@ impl Projector<'_> {
             document: self.document,
             draft,
             faults: self.faults,
+            shared: Some(&bodies),
         };
         let required = count_required(&branches);
         let index = index_definitions(&branches, &mut projected, &siblings, d);

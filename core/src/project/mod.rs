@@ -6,6 +6,7 @@
 //! [`Projector`]).
 
 mod assemble;
+mod hoist;
 mod owned;
 mod repair;
 mod share;
@@ -302,10 +303,13 @@ impl Projector<'_> {
             let mut values = vec![None; branch.parts.len()];
             for (i, part) in branch.parts.iter().enumerate().rev() {
                 if let Part::Node(p) = part {
-                    values[i] = Some(match union.nested.iter().find(|(n, _)| n == p) {
+                    // A part folds into its branch keyword by keyword: a shared join's
+                    // placeholder is read as the join (SPEC §6 decision 73).
+                    let value = match union.nested.iter().find(|(n, _)| n == p) {
                         Some((_, inner)) => self.join_nested(p, inner.clone())?,
                         None => self.project_at(p)?,
-                    });
+                    };
+                    values[i] = Some(self.materialized(value));
                 }
             }
             projected.push(values);

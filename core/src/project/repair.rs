@@ -7,6 +7,7 @@ use std::collections::{HashMap, HashSet, VecDeque};
 
 use serde_json::{Map, Value};
 
+use super::share::{self, Sharing};
 use super::{Projector, SIBLING_KEYWORDS};
 use crate::draft::Draft;
 use crate::error::Error;
@@ -60,7 +61,12 @@ pub(super) fn repair(out: &mut Value, projector: &mut Projector<'_>) -> Result<(
                 }
             }
         }
-        prune(root, &repairer.projector.facts.ref_targets);
+        let projector = &repairer.projector;
+        prune(
+            root,
+            &projector.facts.ref_targets,
+            projector.sharing.as_ref(),
+        );
     }
     Ok(())
 }
@@ -147,6 +153,9 @@ impl Repairer<'_, '_> {
             return Ok(());
         };
         self.rewritten.update(&self.projector.sites);
+        if let Some(c) = share::place_of(map) {
+            return self.rewrite_shared(c);
+        }
         if let Some(Value::String(reference)) = map.get("$ref")
             && let Some(target) = pointer::local_ref(reference)
             && self.rewritten.crosses(&target)
@@ -165,6 +174,40 @@ impl Repairer<'_, '_> {
         result
     }
 
+    /// Repairs the join of shared group `c` (SPEC §6 decision 73), which a placeholder stands
+    /// for: once, and again only when more sites were flattened since (a hoisted copy's
+    /// projection adds its own), so a reference in it is redirected as it would be at each place.
+    fn rewrite_shared(&mut self, c: usize) -> Result<(), Error> {
+        let sites = self.projector.sites.len();
+        let Some(group) = self
+            .projector
+            .sharing
+            .as_mut()
+            .and_then(|s| s.groups.get_mut(c))
+        else {
+            return Ok(());
+        };
+        if group.repaired_at == Some(sites) {
+            return Ok(());
+        }
+        group.repaired_at = Some(sites);
+        let Some(body) = group.body.clone() else {
+            return Ok(());
+        };
+        let mut body = Value::Object(body);
+        self.rewrite(&mut body)?;
+        if let Value::Object(body) = body
+            && let Some(group) = self
+                .projector
+                .sharing
+                .as_mut()
+                .and_then(|s| s.groups.get_mut(c))
+        {
+            group.body = Some(body);
+        }
+        Ok(())
+    }
+
     /// The name of `target`'s hoisted copy, projecting it the first time it is asked for.
     fn hoist(&mut self, target: String) -> Result<String, Error> {
         if let Some(name) = self.hoisted.get(&target) {
@@ -178,22 +221,51 @@ impl Repairer<'_, '_> {
     }
 }
 
-/// Collects the local reference targets of every `$ref` in `value`.
-fn collect_refs(value: &Value, out: &mut Vec<String>) {
-    let Value::Object(map) = value else { return };
-    if let Some(target) = map
-        .get("$ref")
-        .and_then(Value::as_str)
-        .and_then(pointer::local_ref)
-    {
-        out.push(target);
+/// Collects the local reference targets of every `$ref` in a value, reading a shared join's
+/// placeholder as its join (SPEC §6 decision 73), each join once: what it references is reached
+/// once it is.
+struct Refs<'s> {
+    sharing: Option<&'s Sharing>,
+    seen: HashSet<usize>,
+}
+
+impl Refs<'_> {
+    fn collect(&mut self, value: &Value, out: &mut Vec<String>) {
+        let Value::Object(map) = value else { return };
+        if let Some(c) = share::place_of(map) {
+            let body = self
+                .sharing
+                .and_then(|s| s.groups.get(c))
+                .and_then(|g| g.body.as_ref());
+            if let Some(body) = body
+                && self.seen.insert(c)
+            {
+                keywords::subschemas(body, |_, child| self.collect(child, out));
+            }
+            return;
+        }
+        if let Some(target) = map
+            .get("$ref")
+            .and_then(Value::as_str)
+            .and_then(pointer::local_ref)
+        {
+            out.push(target);
+        }
+        keywords::subschemas(map, |_, child| self.collect(child, out));
     }
-    keywords::subschemas(map, |_, child| collect_refs(child, out));
 }
 
 /// Removes root definitions that the original referenced and the presentation no longer does.
-fn prune(root: &mut Map<String, Value>, originally_referenced: &HashSet<String>) {
+fn prune(
+    root: &mut Map<String, Value>,
+    originally_referenced: &HashSet<String>,
+    sharing: Option<&Sharing>,
+) {
     for container in ["$defs", "definitions"] {
+        let mut refs = Refs {
+            sharing,
+            seen: HashSet::new(),
+        };
         let Some(Value::Object(defs)) = root.get(container) else {
             continue;
         };
@@ -214,7 +286,7 @@ fn prune(root: &mut Map<String, Value>, originally_referenced: &HashSet<String>)
         }
         keywords::subschemas(root, |place, child| {
             if place.keyword() != container {
-                collect_refs(child, &mut outside);
+                refs.collect(child, &mut outside);
             }
         });
         let once_referenced: HashSet<String> = originally_referenced
@@ -240,7 +312,7 @@ fn prune(root: &mut Map<String, Value>, originally_referenced: &HashSet<String>)
             }
             if let Some(def) = defs.get(&name) {
                 let mut inner = Vec::new();
-                collect_refs(def, &mut inner);
+                refs.collect(def, &mut inner);
                 queue.extend(inner.iter().filter_map(|t| entry_of(t)));
             }
         }

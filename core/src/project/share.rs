@@ -5,9 +5,15 @@
 //! `flatjoin_union_N` and each place refers to it, keeping its own annotations. The input shared
 //! those definitions; the join would copy them into every site.
 //!
-//! During the projection the join's flat object carries a marker key (never in the output), so
-//! the enclosing joins see an object, as they would without sharing; the hoisting is a pass over
-//! the finished presentation, after the repair of references, and only identical objects share.
+//! The group's join is made once, at its first site; every site then stands in the projection
+//! as a *placeholder*: the site's annotations, the join's `type`, and a key naming the join
+//! (never in the output). The enclosing joins see an object of the same kind, that is the same
+//! schema as another site's exactly when the two name the same join, so they dedup and classify
+//! it as they would the flat object, without copying it into every site: the projection stays
+//! the size of its input. The hoisting (`hoist`) is a pass over the finished presentation, after
+//! the repair of references (which repairs each join once): it counts the flat objects as if
+//! every placeholder were its join, writes those standing twice or more once, and puts the
+//! others back in place. Only identical objects share.
 
 use std::collections::HashMap;
 
@@ -23,8 +29,10 @@ use crate::polarity::Frozen;
 use crate::wellformed::Facts;
 use crate::{Options, Scope};
 
-/// The mark of a shared join's flat object during the projection.
-const MARK: &str = keywords::SHARE_MARK;
+/// The mark of a shared join's flat object during the projection: its group.
+pub(super) const MARK: &str = keywords::SHARE_MARK;
+/// The key of a placeholder: the canonical group of its join.
+pub(super) const PLACE: &str = keywords::SHARE_PLACE;
 
 /// Keywords of a union node that make it a place of its own (a resource, an anchor, definitions
 /// referenced by pointer, a reference beside the union): such a site is never shared.
@@ -47,16 +55,27 @@ const OWN_PLACE: &[&str] = &[
 #[derive(Default)]
 pub(super) struct Sharing {
     group_of: HashMap<String, usize>,
-    groups: Vec<Group>,
+    pub(super) groups: Vec<Group>,
     /// The root definitions container the shared joins go into.
-    container: &'static str,
+    pub(super) container: &'static str,
+    /// A finished join's key → the first group whose join it is (groups whose joins come out
+    /// identical share one placeholder identity).
+    by_key: HashMap<String, usize>,
 }
 
 #[derive(Default)]
-struct Group {
-    /// The first site's pointer and its flat object without the site's annotations (marked).
+pub(super) struct Group {
+    /// The first site's pointer and its flat object without the site's annotations, unmarked:
+    /// `type` first, as the join writes it.
     first: Option<String>,
-    body: Option<Map<String, Value>>,
+    pub(super) body: Option<Map<String, Value>>,
+    /// The body's sharing key ([`marked_key`]), once the body is done.
+    pub(super) key: String,
+    /// The group whose placeholder this group's sites take (itself, or an earlier group whose
+    /// join came out identical).
+    canonical: usize,
+    /// The number of flattened sites the body's references were last repaired against.
+    pub(super) repaired_at: Option<usize>,
     /// What the first site's projection recorded: (flattened, skipped, sites) before and after.
     marks: Option<(Marks, Marks)>,
     discriminator: Option<String>,
@@ -70,6 +89,9 @@ impl Group {
         Group {
             first: self.first.clone(),
             body: None,
+            key: String::new(),
+            canonical: self.canonical,
+            repaired_at: None,
             marks: self.marks,
             discriminator: self.discriminator.clone(),
             branches: self.branches,
@@ -200,7 +222,7 @@ fn sorted_text(value: &Value) -> String {
 }
 
 /// Whether `keyword` is one of the union node's annotations that stay at its site.
-fn is_site_annotation(keyword: &str) -> bool {
+pub(super) fn is_site_annotation(keyword: &str) -> bool {
     (KEPT_BEFORE.contains(&keyword) || KEPT_AFTER.contains(&keyword))
         && !OWN_PLACE.contains(&keyword)
 }
@@ -212,7 +234,9 @@ impl Projector<'_> {
     }
 
     /// Joins the shared union site at `ptr` (the group's first site reached) or takes the join
-    /// of its group (a later site), marked, with the site's own annotations.
+    /// of its group (a later site): the site's placeholder, once the group's join is done. A
+    /// site reached while its group's first join is under way (a recursive definition) is
+    /// joined in full and marked.
     pub(super) fn flatten_shared(
         &mut self,
         node: &Map<String, Value>,
@@ -220,18 +244,14 @@ impl Projector<'_> {
         union: Union,
         g: usize,
     ) -> Result<Value, Error> {
-        let keyword = super::union_keyword(node);
-        let group = &mut self
-            .sharing
-            .as_mut()
-            .expect("a shared group has a plan")
-            .groups[g];
+        let sharing = self.sharing.as_mut().expect("a shared group has a plan");
+        let group = &mut sharing.groups[g];
         if let Some(body) = &group.body {
-            let body = body.clone();
             if group.first.as_deref() != Some(ptr) {
+                let keyword = super::union_keyword(node);
                 group.later.push((ptr.to_owned(), keyword));
             }
-            return Ok(with_site_annotations(node, body));
+            return Ok(placeholder(node, body, g, group.canonical));
         }
         let first_time = group.first.is_none();
         if first_time {
@@ -243,16 +263,44 @@ impl Projector<'_> {
         let Value::Object(mut flat) = self.flatten_union(node, ptr, union)? else {
             unreachable!("a flattened union is an object")
         };
-        flat.insert(MARK.into(), Value::from(g));
-        if first_time {
-            let after = self.marks();
-            let mut body = flat.clone();
-            body.retain(|k, _| !(is_site_annotation(k) && node.contains_key(k)));
-            let group = &mut self.sharing.as_mut().expect("planned").groups[g];
-            group.body = Some(body);
-            group.marks = Some((before, after));
+        if !first_time {
+            flat.insert(MARK.into(), Value::from(g));
+            return Ok(Value::Object(flat));
         }
-        Ok(Value::Object(flat))
+        let after = self.marks();
+        flat.retain(|k, _| !(is_site_annotation(k) && node.contains_key(k)));
+        let key = marked_key(&flat);
+        let sharing = self.sharing.as_mut().expect("planned");
+        let canonical = *sharing.by_key.entry(key.clone()).or_insert(g);
+        let group = &mut sharing.groups[g];
+        group.marks = Some((before, after));
+        group.canonical = canonical;
+        group.key = key;
+        let out = placeholder(node, &flat, g, canonical);
+        group.body = Some(flat);
+        Ok(out)
+    }
+
+    /// `value` with a placeholder at its top replaced by its join (marked), for a reader of the
+    /// join's keywords (a branch part folded into its branch).
+    pub(super) fn materialized(&self, value: Value) -> Value {
+        let Value::Object(map) = &value else {
+            return value;
+        };
+        let Some((body, g)) = self.placeholder_body(map) else {
+            return value;
+        };
+        let mut out = with_body(map, body);
+        out.insert(MARK.into(), Value::from(g));
+        Value::Object(out)
+    }
+
+    /// The join a placeholder stands for, and its group.
+    fn placeholder_body(&self, map: &Map<String, Value>) -> Option<(&Map<String, Value>, usize)> {
+        let c = place_of(map)?;
+        let g = map.get(MARK).and_then(Value::as_u64)?;
+        let body = self.sharing.as_ref()?.groups.get(c)?.body.as_ref()?;
+        Some((body, usize::try_from(g).ok()?))
     }
 
     fn marks(&self) -> Marks {
@@ -329,54 +377,18 @@ impl Projector<'_> {
         }
         sites_of
     }
-
-    /// The pass over the finished presentation `out`: each marked flat object that stands, the
-    /// same, at two or more places is written once into the root definitions and referred to
-    /// from each place, which keeps its own annotations; every mark is removed. The diagnostics
-    /// of the sites of a hoisted group name the definition.
-    pub(super) fn hoist_shared(&mut self, out: &mut Value, sites_of: &[Vec<String>]) {
-        let Some(sharing) = self.sharing.take() else {
-            return;
-        };
-        let mut counts: HashMap<String, usize> = HashMap::new();
-        count_marked(out, &mut counts);
-        let mut hoist = Hoist {
-            counts,
-            names: HashMap::new(),
-            defs: Vec::new(),
-            taken: taken_names(self.document, out),
-            container: sharing.container,
-            group_names: HashMap::new(),
-        };
-        hoist.rewrite(out);
-        let Hoist {
-            defs, group_names, ..
-        } = hoist;
-        if let Value::Object(root) = out
-            && !defs.is_empty()
-            && let Value::Object(entries) = root
-                .entry(sharing.container.to_owned())
-                .or_insert_with(|| Value::Object(Map::new()))
-        {
-            entries.extend(defs);
-        }
-        for (g, definition) in group_names {
-            let Some(sites) = sites_of.get(g) else {
-                continue;
-            };
-            for site in &mut self.diagnostics.flattened {
-                if sites.contains(&site.pointer) {
-                    site.shared = Some(definition.clone());
-                }
-            }
-        }
-    }
 }
 
-/// `body` (a shared join without site annotations) with the annotations of the union node
-/// `node` where the join puts them: the kept ones before `type` first, the others after.
-fn with_site_annotations(node: &Map<String, Value>, body: Map<String, Value>) -> Value {
-    let mut out = Map::with_capacity(body.len() + 4);
+/// The placeholder of the shared site `node` of group `g`, whose join is `body` and whose
+/// placeholder identity is group `canonical`: the site's annotations where the join puts them
+/// (the kept ones before `type`, the others after), the join's `type`, and the place and mark.
+fn placeholder(
+    node: &Map<String, Value>,
+    body: &Map<String, Value>,
+    g: usize,
+    canonical: usize,
+) -> Value {
+    let mut out = Map::with_capacity(8);
     for k in KEPT_BEFORE {
         if let Some(v) = node.get(*k)
             && is_site_annotation(k)
@@ -384,106 +396,46 @@ fn with_site_annotations(node: &Map<String, Value>, body: Map<String, Value>) ->
             out.insert((*k).to_owned(), v.clone());
         }
     }
-    out.extend(body);
+    if let Some(t) = body.get("type") {
+        out.insert("type".into(), t.clone());
+    }
+    out.insert(PLACE.into(), Value::from(canonical));
     for k in KEPT_AFTER {
         if let Some(v) = node.get(*k) {
             out.insert((*k).to_owned(), v.clone());
         }
     }
-    if let Some(mark) = out.shift_remove(MARK) {
-        out.insert(MARK.into(), mark);
-    }
+    out.insert(MARK.into(), Value::from(g));
     Value::Object(out)
 }
 
+/// The canonical group a placeholder names.
+pub(super) fn place_of(map: &Map<String, Value>) -> Option<usize> {
+    usize::try_from(map.get(PLACE)?.as_u64()?).ok()
+}
+
+/// The placeholder `map` with its join `body` in place: the join's keywords where the place
+/// stands (after `type`), the placeholder's own keywords (its annotations, as the enclosing
+/// joins left them) where they are; place and mark dropped.
+pub(super) fn with_body(map: &Map<String, Value>, body: &Map<String, Value>) -> Map<String, Value> {
+    let mut out = Map::with_capacity(map.len() + body.len());
+    for (k, v) in map {
+        match k.as_str() {
+            PLACE => out.extend(
+                body.iter()
+                    .filter(|(k, _)| k.as_str() != "type" || !map.contains_key("type"))
+                    .map(|(k, v)| (k.clone(), v.clone())),
+            ),
+            MARK => {}
+            _ => {
+                out.insert(k.clone(), v.clone());
+            }
+        }
+    }
+    out
+}
+
 /// The sharing key of a marked object: its text without its own annotations.
-fn marked_key(map: &Map<String, Value>) -> String {
+pub(super) fn marked_key(map: &Map<String, Value>) -> String {
     key_text(map, None)
-}
-
-/// Counts the marked objects of `value` by [`marked_key`].
-fn count_marked(value: &Value, counts: &mut HashMap<String, usize>) {
-    let Value::Object(map) = value else {
-        return;
-    };
-    if map.contains_key(MARK) {
-        *counts.entry(marked_key(map)).or_default() += 1;
-    }
-    keywords::subschemas(map, |_, child| count_marked(child, counts));
-}
-
-/// Every definition name the document or the presentation uses.
-fn taken_names(document: &Value, out: &Value) -> std::collections::HashSet<String> {
-    [document, out]
-        .iter()
-        .flat_map(|d| ["$defs", "definitions"].map(|c| d.get(c)))
-        .filter_map(|defs| defs.and_then(Value::as_object))
-        .flat_map(|defs| defs.keys().cloned())
-        .collect()
-}
-
-/// One hoisting pass's state.
-struct Hoist {
-    counts: HashMap<String, usize>,
-    /// Key → the `$ref` of its definition.
-    names: HashMap<String, String>,
-    defs: Vec<(String, Value)>,
-    taken: std::collections::HashSet<String>,
-    container: &'static str,
-    /// Group → the `$ref` its first hoisted object took.
-    group_names: HashMap<usize, String>,
-}
-
-impl Hoist {
-    /// Bottom-up: the children first, then this object when it is marked.
-    fn rewrite(&mut self, value: &mut Value) {
-        let Value::Object(map) = value else {
-            return;
-        };
-        let key = map.contains_key(MARK).then(|| marked_key(map));
-        keywords::subschemas_mut(map, |_, child| self.rewrite(child));
-        let Some(key) = key else {
-            return;
-        };
-        let group = map
-            .shift_remove(MARK)
-            .and_then(|g| g.as_u64())
-            .and_then(|g| usize::try_from(g).ok());
-        if self.counts.get(&key).copied().unwrap_or(0) < 2 {
-            return;
-        }
-        let reference = match self.names.get(&key) {
-            Some(reference) => reference.clone(),
-            None => {
-                let name = (1..)
-                    .map(|n| format!("flatjoin_union_{n}"))
-                    .find(|n| !self.taken.contains(n))
-                    .expect("an unused name");
-                self.taken.insert(name.clone());
-                let body: Map<String, Value> = map
-                    .iter()
-                    .filter(|(k, _)| !is_site_annotation(k))
-                    .map(|(k, v)| (k.clone(), v.clone()))
-                    .collect();
-                let reference =
-                    pointer::to_ref(&pointer::push(&pointer::push("", self.container), &name));
-                self.defs.push((name, Value::Object(body)));
-                self.names.insert(key, reference.clone());
-                reference
-            }
-        };
-        if let Some(g) = group {
-            self.group_names
-                .entry(g)
-                .or_insert_with(|| reference.clone());
-        }
-        let mut site = Map::new();
-        site.insert("$ref".into(), Value::String(reference));
-        for (k, v) in map.iter() {
-            if is_site_annotation(k) {
-                site.insert(k.clone(), v.clone());
-            }
-        }
-        *map = site;
-    }
 }

@@ -1,0 +1,229 @@
+//! The hoisting of shared joins (SPEC §6 decision 73), a pass over the finished presentation:
+//! every flat object of a shared union that stands, the same, at two or more places is written
+//! once into the root definitions and referred to from each place, which keeps its own
+//! annotations; one that stands once is put back in place. A placeholder counts as its group's
+//! join, and so does everything inside that join, once per place the placeholder stands: the
+//! counts are those of the presentation with every join written out, without writing it out.
+
+use std::collections::{HashMap, HashSet};
+
+use serde_json::{Map, Value};
+
+use super::Projector;
+use super::share::{Group, MARK, is_site_annotation, marked_key, place_of, with_body};
+use crate::keywords;
+use crate::pointer;
+
+impl Projector<'_> {
+    /// Hoists the shared joins of `out` and removes every placeholder and mark; the diagnostics
+    /// of the sites of a hoisted group (`sites_of`, by group) name the definition.
+    pub(super) fn hoist_shared(&mut self, out: &mut Value, sites_of: &[Vec<String>]) {
+        let Some(sharing) = self.sharing.take() else {
+            return;
+        };
+        // A key's identity is its first group, the one its placeholders name.
+        let mut ids = HashMap::new();
+        for (i, g) in sharing.groups.iter().enumerate() {
+            if g.body.is_some() {
+                ids.entry(g.key.clone()).or_insert(i);
+            }
+        }
+        let mut hoist = Hoist {
+            groups: &sharing.groups,
+            ids,
+            counts: HashMap::new(),
+            inner: HashMap::new(),
+            rewritten: HashMap::new(),
+            names: HashMap::new(),
+            defs: Vec::new(),
+            taken: taken_names(self.document, out),
+            container: sharing.container,
+            group_names: HashMap::new(),
+        };
+        let mut counts = HashMap::new();
+        hoist.count(out, &mut counts);
+        hoist.counts = counts;
+        hoist.rewrite(out);
+        let Hoist {
+            defs, group_names, ..
+        } = hoist;
+        if let Value::Object(root) = out
+            && !defs.is_empty()
+            && let Value::Object(entries) = root
+                .entry(sharing.container.to_owned())
+                .or_insert_with(|| Value::Object(Map::new()))
+        {
+            entries.extend(defs);
+        }
+        for (g, definition) in group_names {
+            let Some(sites) = sites_of.get(g) else {
+                continue;
+            };
+            let sites: HashSet<&str> = sites.iter().map(String::as_str).collect();
+            for site in &mut self.diagnostics.flattened {
+                if sites.contains(site.pointer.as_str()) {
+                    site.shared = Some(definition.clone());
+                }
+            }
+        }
+    }
+}
+
+/// Every definition name the document or the presentation uses.
+fn taken_names(document: &Value, out: &Value) -> HashSet<String> {
+    [document, out]
+        .iter()
+        .flat_map(|d| ["$defs", "definitions"].map(|c| d.get(c)))
+        .filter_map(|defs| defs.and_then(Value::as_object))
+        .flat_map(|defs| defs.keys().cloned())
+        .collect()
+}
+
+/// One hoisting pass's state. A flat object's identity is its sharing key ([`marked_key`]),
+/// numbered: a group's join by its group (the first group of each key, which is the one its
+/// placeholders name), any other marked object after the groups.
+struct Hoist<'s> {
+    groups: &'s [Group],
+    /// Sharing key → identity.
+    ids: HashMap<String, usize>,
+    /// Identity → the number of places it stands at, every join written out.
+    counts: HashMap<usize, usize>,
+    /// Group → the identities inside its join and how often each stands there.
+    inner: HashMap<usize, Vec<(usize, usize)>>,
+    /// Group → its join with the places inside it hoisted or put back.
+    rewritten: HashMap<usize, Map<String, Value>>,
+    /// Identity → the `$ref` of its definition.
+    names: HashMap<usize, String>,
+    defs: Vec<(String, Value)>,
+    taken: HashSet<String>,
+    container: &'static str,
+    /// Group → the `$ref` its first hoisted object took.
+    group_names: HashMap<usize, String>,
+}
+
+impl Hoist<'_> {
+    fn id_of(&mut self, key: String) -> usize {
+        let next = self.groups.len() + self.ids.len();
+        *self.ids.entry(key).or_insert(next)
+    }
+
+    /// Adds the places of every marked object and placeholder in `value` to `into`.
+    fn count(&mut self, value: &Value, into: &mut HashMap<usize, usize>) {
+        let Value::Object(map) = value else {
+            return;
+        };
+        if let Some(c) = place_of(map) {
+            *into.entry(c).or_default() += 1;
+            for (id, n) in self.inner_of(c) {
+                *into.entry(id).or_default() += n;
+            }
+            return;
+        }
+        if map.contains_key(MARK) {
+            let id = self.id_of(marked_key(map));
+            *into.entry(id).or_default() += 1;
+        }
+        keywords::subschemas(map, |_, child| self.count(child, into));
+    }
+
+    /// What stands inside group `c`'s join, counted once.
+    fn inner_of(&mut self, c: usize) -> Vec<(usize, usize)> {
+        if let Some(inner) = self.inner.get(&c) {
+            return inner.clone();
+        }
+        let groups = self.groups;
+        let mut counts = HashMap::new();
+        if let Some(body) = groups.get(c).and_then(|g| g.body.as_ref()) {
+            keywords::subschemas(body, |_, child| self.count(child, &mut counts));
+        }
+        let inner: Vec<(usize, usize)> = counts.into_iter().collect();
+        self.inner.insert(c, inner.clone());
+        inner
+    }
+
+    /// Group `c`'s join with what stands inside it rewritten (the same at every place: what it
+    /// holds is counted and named the same everywhere).
+    fn rewritten_body(&mut self, c: usize) -> Map<String, Value> {
+        if let Some(body) = self.rewritten.get(&c) {
+            return body.clone();
+        }
+        let mut body = self
+            .groups
+            .get(c)
+            .and_then(|g| g.body.clone())
+            .unwrap_or_default();
+        keywords::subschemas_mut(&mut body, |_, child| self.rewrite(child));
+        self.rewritten.insert(c, body.clone());
+        body
+    }
+
+    /// Bottom-up: the children first, then this object when it is marked or a placeholder.
+    fn rewrite(&mut self, value: &mut Value) {
+        let Value::Object(map) = value else {
+            return;
+        };
+        let group = map
+            .get(MARK)
+            .and_then(Value::as_u64)
+            .and_then(|g| usize::try_from(g).ok());
+        if let Some(c) = place_of(map) {
+            let body = self.rewritten_body(c);
+            let full = with_body(map, &body);
+            *map = self.hoisted(c, group, full);
+            return;
+        }
+        let id = map.contains_key(MARK).then(|| self.id_of(marked_key(map)));
+        keywords::subschemas_mut(map, |_, child| self.rewrite(child));
+        map.shift_remove(MARK);
+        if let Some(id) = id {
+            let full = std::mem::take(map);
+            *map = self.hoisted(id, group, full);
+        }
+    }
+
+    /// The flat object `full` of identity `id` (of group `group`): a reference to its
+    /// definition, with `full`'s site annotations, where it stands twice or more; else itself.
+    fn hoisted(
+        &mut self,
+        id: usize,
+        group: Option<usize>,
+        full: Map<String, Value>,
+    ) -> Map<String, Value> {
+        if self.counts.get(&id).copied().unwrap_or(0) < 2 {
+            return full;
+        }
+        let reference = match self.names.get(&id) {
+            Some(reference) => reference.clone(),
+            None => {
+                let name = (1..)
+                    .map(|n| format!("flatjoin_union_{n}"))
+                    .find(|n| !self.taken.contains(n))
+                    .expect("an unused name");
+                self.taken.insert(name.clone());
+                let body: Map<String, Value> = full
+                    .iter()
+                    .filter(|(k, _)| !is_site_annotation(k))
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect();
+                let reference =
+                    pointer::to_ref(&pointer::push(&pointer::push("", self.container), &name));
+                self.defs.push((name, Value::Object(body)));
+                self.names.insert(id, reference.clone());
+                reference
+            }
+        };
+        if let Some(g) = group {
+            self.group_names
+                .entry(g)
+                .or_insert_with(|| reference.clone());
+        }
+        let mut site = Map::new();
+        site.insert("$ref".into(), Value::String(reference));
+        for (k, v) in full {
+            if is_site_annotation(&k) {
+                site.insert(k, v);
+            }
+        }
+        site
+    }
+}

@@ -70,6 +70,25 @@ export interface Narrowing {
   detail: string;
 }
 
+/**
+ * A definition the profile's lowering copied into every place that refers to it, because the
+ * profile takes no `$ref` (gemini, cursor): sound, but each copy is size the provider receives.
+ */
+export interface Inlined {
+  tool: string;
+  /** JSON pointer of the definition in the presentation, e.g. `/$defs/flatjoin_union_1`. */
+  definition: string;
+  /** `shared-union`: a union the flat join wrote once for its sites; `shared-definition`: any other definition copied into two or more places. */
+  rule: 'shared-union' | 'shared-definition';
+  /** How many `$ref`s to it the presentation has. */
+  sites: number;
+  /** How many copies of it the lowered schema holds. */
+  copies: number;
+  /** Its size in minified JSON bytes. */
+  bytes: number;
+  detail: string;
+}
+
 export interface FlattenedManifest {
   /** The `tools/list` result with every `inputSchema` flattened (and lowered, with `profile`). */
   manifest: { tools: Json[]; [key: string]: Json };
@@ -80,6 +99,8 @@ export interface FlattenedManifest {
   };
   /** Where the profile's lowering accepts less than the presentation (none without a profile). */
   narrowings: Narrowing[];
+  /** The definitions the profile's lowering copied in place of their references (none without a profile). */
+  inlined: Inlined[];
 }
 
 export interface Validation {
@@ -112,6 +133,8 @@ export interface Exported {
   /** The provider's tool declarations, as `flatjoin export` prints them. */
   declarations: Json;
   narrowings: Narrowing[];
+  /** The definitions the lowering copied in place of their references. */
+  inlined: Inlined[];
   /** What the provider would still reject after lowering. */
   residual: Finding[];
 }

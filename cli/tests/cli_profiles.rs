@@ -220,3 +220,51 @@ fn unions_of_objects_export_with_their_fields() {
         }
     }
 }
+
+/// SPEC §6 decision 73 on the command line: `export --provider gemini` and `manifest --profile
+/// cursor` say on stderr which union the join wrote once for sharing they copied back into its
+/// sites, and how many sites that is (counted here in `flatjoin flatten`'s presentation);
+/// `export --provider openai` keeps the references and says nothing of the kind.
+#[test]
+fn profiles_without_references_say_which_shared_unions_they_inline() {
+    let file = corpus("dialects/pydantic/many_fields_union.json");
+    let presentation = json(&flatjoin(&["flatten"], &file));
+    let text = serde_json::to_string(&presentation).expect("JSON");
+    let shared: Vec<String> = presentation["$defs"]
+        .as_object()
+        .into_iter()
+        .flat_map(|defs| defs.keys())
+        .filter(|n| n.starts_with("flatjoin_union_"))
+        .cloned()
+        .collect();
+    assert!(!shared.is_empty(), "{text}");
+    let gemini = flatjoin(&["export", "--provider", "gemini"], &file);
+    let gemini_err = String::from_utf8_lossy(&gemini.stderr);
+    let manifest =
+        std::env::temp_dir().join(format!("flatjoin-inlined-{}.json", std::process::id()));
+    let input: Value =
+        serde_json::from_slice(&std::fs::read(&file).expect("readable")).expect("JSON");
+    let tools = serde_json::json!({"tools": [{"name": "draw", "inputSchema": input}]});
+    std::fs::write(&manifest, tools.to_string()).expect("writable");
+    let cursor = flatjoin(&["manifest", "--profile", "cursor"], &manifest);
+    let _ = std::fs::remove_file(&manifest);
+    let cursor_err = String::from_utf8_lossy(&cursor.stderr);
+    for name in &shared {
+        let sites = text
+            .matches(&format!("\"$ref\":\"#/$defs/{name}\""))
+            .count();
+        let said = format!("wrote once for its {sites} sites");
+        let line = format!(
+            "many_fields_union: /$defs/{name} inlined[shared-union]: the union the flat join {said}"
+        );
+        assert!(gemini_err.contains(&line), "{line}\n{gemini_err}");
+        let line = format!(
+            "flatjoin: note: draw: shared-union inlined from /$defs/{name}: the union the flat join {said}"
+        );
+        assert!(cursor_err.contains(&line), "{line}\n{cursor_err}");
+    }
+    let openai = flatjoin(&["export", "--provider", "openai"], &file);
+    assert!(openai.status.success());
+    let openai_err = String::from_utf8_lossy(&openai.stderr);
+    assert!(!openai_err.contains("inlined"), "{openai_err}");
+}

@@ -166,9 +166,10 @@ pub fn flatten_value(schema: Value, options: &Options) -> Outcome {
     Ok(Value::Object(out))
 }
 
-/// `flatjoin manifest [--profile P]`: `{"manifest", "diagnostics", "narrowings"}`; the
+/// `flatjoin manifest [--profile P]`: `{"manifest", "diagnostics", "narrowings", "inlined"}`; the
 /// diagnostics name each tool (the CLI's `--diagnostics` format for manifests), the narrowings
-/// are the profile's lowering's (none without a profile).
+/// and the definitions copied in place of their references are the profile's lowering's (none
+/// without a profile).
 pub fn flatten_manifest(manifest: &str, options: &Options, profile: Option<&str>) -> Outcome {
     flatten_manifest_value(parse(manifest, "manifest")?, options, profile)
 }
@@ -188,6 +189,7 @@ pub fn flatten_manifest_value(
             surfaces::manifest_diagnostics(&flat.tools),
         );
         out.insert("narrowings".into(), Value::Array(Vec::new()));
+        out.insert("inlined".into(), Value::Array(Vec::new()));
         return Ok(Value::Object(out));
     };
     let profile = profile_named(profile)?;
@@ -200,6 +202,7 @@ pub fn flatten_manifest_value(
         surfaces::manifest_diagnostics(&flat.tools),
     );
     out.insert("narrowings".into(), narrowings_json(&applied.narrowings));
+    out.insert("inlined".into(), inlined_json(&applied.inlined));
     Ok(Value::Object(out))
 }
 
@@ -281,7 +284,8 @@ pub fn lint(input: &str, profile: &str) -> Outcome {
 }
 
 /// `flatjoin export --provider P [--strict] [--gemini-field F]`: `{"declarations", "narrowings",
-/// "residual"}` — the declarations the CLI prints, and what it writes to stderr as data.
+/// "inlined", "residual"}` — the declarations the CLI prints, and what it writes to stderr as
+/// data.
 pub fn export_tools(
     input: &str,
     provider: &str,
@@ -335,6 +339,7 @@ pub fn export_tools(
     Ok(json!({
         "declarations": exported.declarations,
         "narrowings": narrowings_json(&exported.narrowings),
+        "inlined": inlined_json(&exported.inlined),
         "residual": exported.residual.iter().map(Finding::to_json).collect::<Vec<_>>(),
     }))
 }
@@ -358,6 +363,23 @@ fn narrowings_json(narrowings: &[(String, profiles::Narrowing)]) -> Value {
     narrowings
         .iter()
         .map(|(tool, n)| json!({"tool": tool, "pointer": n.pointer, "rule": n.rule, "detail": n.detail}))
+        .collect()
+}
+
+fn inlined_json(inlined: &[(String, profiles::Inlined)]) -> Value {
+    inlined
+        .iter()
+        .map(|(tool, i)| {
+            json!({
+                "tool": tool,
+                "definition": i.definition,
+                "rule": i.rule,
+                "sites": i.sites,
+                "copies": i.copies,
+                "bytes": i.bytes,
+                "detail": i.detail,
+            })
+        })
         .collect()
 }
 
@@ -476,6 +498,48 @@ mod tests {
             validate(r##"{"oneOf": [{"$ref": "#/$defs/missing"}]}"##, "1", false)
         }));
         assert_eq!(e["kind"], "unresolvable_ref");
+    }
+
+    /// Real Pydantic output whose presentation shares one flattened union among many sites (SPEC
+    /// §6 decision 73).
+    const SHARED: &str = include_str!("../../../corpus/dialects/pydantic/many_fields_union.json");
+
+    #[test]
+    fn the_envelopes_list_the_definitions_a_profile_inlines() {
+        let gemini = ok(&run(|| export_tools(SHARED, "gemini", false, None)));
+        let listed = gemini["inlined"].as_array().cloned().unwrap_or_default();
+        let union = listed
+            .iter()
+            .find(|i| i["rule"] == "shared-union")
+            .unwrap_or_else(|| panic!("no shared union listed: {gemini}"));
+        assert_eq!(union["tool"], "tool");
+        let definition = union["definition"].as_str().unwrap_or_default();
+        assert!(definition.starts_with("/$defs/flatjoin_union_"), "{union}");
+        let presentation = ok(&run(|| flatten(SHARED, &Options::default())))["schema"].to_string();
+        let reference = format!("\"$ref\":\"#{definition}\"");
+        assert_eq!(
+            union["sites"],
+            json!(presentation.matches(&reference).count())
+        );
+        assert!(
+            union["copies"].as_u64() >= union["sites"].as_u64(),
+            "{union}"
+        );
+        let anthropic = ok(&run(|| export_tools(SHARED, "anthropic", false, None)));
+        assert_eq!(anthropic["inlined"], json!([]));
+        let manifest = format!(r#"{{"tools": [{{"name": "draw", "inputSchema": {SHARED}}}]}}"#);
+        let cursor = ok(&run(|| {
+            flatten_manifest(&manifest, &Options::default(), Some("cursor"))
+        }));
+        let same = |i: &&Value| i["definition"] == union["definition"];
+        let listed = cursor["inlined"]
+            .as_array()
+            .and_then(|l| l.iter().find(same));
+        assert_eq!(listed.map(|i| &i["tool"]), Some(&json!("draw")), "{cursor}");
+        let plain = ok(&run(|| {
+            flatten_manifest(&manifest, &Options::default(), None)
+        }));
+        assert_eq!(plain["inlined"], json!([]));
     }
 
     #[test]

@@ -123,6 +123,42 @@ test('api: flattenManifest flattens each inputSchema and leaves the rest', () =>
   assert.ok(lowered.narrowings.length > 0);
 });
 
+// A union of two models used in two fields, as Pydantic writes it: the join writes its flat object
+// once, as `flatjoin_union_N` (SPEC §6 decision 73).
+const models = {
+  type: 'object',
+  properties: {
+    a: { oneOf: [{ $ref: '#/$defs/Circle' }, { $ref: '#/$defs/Square' }] },
+    b: { type: 'array', items: { oneOf: [{ $ref: '#/$defs/Circle' }, { $ref: '#/$defs/Square' }] } },
+  },
+  required: ['a'],
+  $defs: {
+    Circle: { type: 'object', properties: { kind: { const: 'circle' }, radius: { type: 'number' } }, required: ['kind', 'radius'] },
+    Square: { type: 'object', properties: { kind: { const: 'square' }, side: { type: 'number' } }, required: ['kind', 'side'] },
+  },
+};
+
+test('api: a profile without references lists the shared unions it inlines', () => {
+  const presentation = flatten(models).schema;
+  const text = JSON.stringify(presentation);
+  const shared = Object.keys(presentation.$defs ?? {}).filter((n) => /^flatjoin_union_[1-9][0-9]*$/.test(n));
+  assert.ok(shared.length > 0, text);
+  const gemini = exportTools(models, 'gemini');
+  for (const name of shared) {
+    const sites = text.split(`"$ref":"#/$defs/${name}"`).length - 1;
+    const listed = gemini.inlined.find((i) => i.definition === `/$defs/${name}`);
+    assert.ok(listed, JSON.stringify(gemini.inlined));
+    assert.equal(listed.tool, 'tool');
+    assert.equal(listed.rule, 'shared-union');
+    assert.equal(listed.sites, sites);
+    assert.ok(listed.copies >= sites && listed.bytes > 0 && listed.detail.length > 0);
+  }
+  const manifest = { tools: [{ name: 'draw', inputSchema: models }] };
+  assert.ok(flattenManifest(manifest, { profile: 'cursor' }).inlined.some((i) => i.tool === 'draw' && i.rule === 'shared-union'));
+  assert.deepEqual(exportTools(models, 'openai').inlined, []);
+  assert.deepEqual(flattenManifest(manifest).inlined, []);
+});
+
 test('api: lint and exportTools are the CLI profiles', () => {
   const report = lint(shape, 'cursor');
   assert.deepEqual(report.rejected_tools, ['tool']);

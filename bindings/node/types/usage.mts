@@ -1,6 +1,6 @@
 // What an ES module user writes (index.d.ts must accept all of it; `npm run typecheck`).
 import { Validator, flatten, flattenAsync, flattenManifestAsync, exportTools, lint, validate, FlatjoinError, version } from 'flatjoin';
-import type { Flattened, FlattenedManifest, Schema } from 'flatjoin';
+import type { Flattened, FlattenedManifest, Inlined, Schema } from 'flatjoin';
 import flatjoin from 'flatjoin';
 
 const schema: Schema = {
@@ -16,6 +16,7 @@ const manifest: Promise<FlattenedManifest> = flattenManifestAsync({ tools: [] },
 const verdict: boolean = validate(schema, { kind: 'a' }, { assertFormats: true }).valid;
 const rejected: string[] = lint(schema, 'cursor').rejected_tools;
 const declarations = exportTools(schema, 'gemini', { geminiField: 'parametersJsonSchema' }).declarations;
+const copies: number[] = exportTools(schema, 'gemini').inlined.map((i: Inlined) => i.copies);
 const v: string = version + flatjoin.version;
 const again: boolean = new Validator(schema, { assertFormats: false }).validate({ kind: 'b' }).valid;
 void again;
@@ -28,4 +29,4 @@ try {
     void [code, where, e.kind === 'too_deep'];
   }
 }
-void [skipped, later, manifest, verdict, rejected, declarations, v];
+void [skipped, later, manifest, verdict, rejected, declarations, copies, v];

@@ -13,4 +13,6 @@ exportTools({}, 'mistral');
 const now: Flattened = flattenAsync({});
 // @ts-expect-error: a schema is an object or a boolean
 flatten(42);
-void now;
+// @ts-expect-error: an inlined definition's rule is shared-union or shared-definition
+const rule: 'narrowing' = exportTools({}, 'gemini').inlined[0].rule;
+void [now, rule];

@@ -32,7 +32,7 @@ pub mod exports {
     }
 
     /// `flatten_manifest(manifest_json, scope, open_branches, profile)`: the envelope of
-    /// `{manifest, diagnostics, narrowings}`.
+    /// `{manifest, diagnostics, narrowings, inlined}`.
     #[pyfunction]
     #[pyo3(signature = (manifest, scope=None, open_branches=None, profile=None))]
     pub fn flatten_manifest(
@@ -108,7 +108,7 @@ pub mod exports {
     }
 
     /// `export_tools(input_json, provider, strict, gemini_field)`: the envelope of
-    /// `{declarations, narrowings, residual}`.
+    /// `{declarations, narrowings, inlined, residual}`.
     #[pyfunction]
     #[pyo3(signature = (input, provider, strict=false, gemini_field=None))]
     pub fn export_tools(

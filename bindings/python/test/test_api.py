@@ -2,6 +2,7 @@
 crashes the interpreter)."""
 
 import json
+import re
 import subprocess
 import sys
 
@@ -123,6 +124,40 @@ def test_validate_uses_the_original_and_names_the_selected_branch():
     email = {"type": "string", "format": "email"}
     assert flatjoin.validate(email, "nope")["valid"]
     assert not flatjoin.validate(email, "nope", assert_formats=True)["valid"]
+
+
+# A union of two models used in two fields, as Pydantic writes it: the join writes its flat object
+# once, as ``flatjoin_union_N`` (SPEC §6 decision 73).
+MODELS = {
+    "type": "object",
+    "properties": {
+        "a": {"oneOf": [{"$ref": "#/$defs/Circle"}, {"$ref": "#/$defs/Square"}]},
+        "b": {"type": "array", "items": {"oneOf": [{"$ref": "#/$defs/Circle"}, {"$ref": "#/$defs/Square"}]}},
+    },
+    "required": ["a"],
+    "$defs": {
+        "Circle": {"type": "object", "properties": {"kind": {"const": "circle"}, "radius": {"type": "number"}}, "required": ["kind", "radius"]},
+        "Square": {"type": "object", "properties": {"kind": {"const": "square"}, "side": {"type": "number"}}, "required": ["kind", "side"]},
+    },
+}
+
+
+def test_a_profile_without_references_lists_the_shared_unions_it_inlines():
+    presentation = flatjoin.flatten(MODELS)["schema"]
+    text = json.dumps(presentation, separators=(",", ":"))
+    shared = [n for n in presentation.get("$defs", {}) if re.fullmatch(r"flatjoin_union_[1-9][0-9]*", n)]
+    assert shared, text
+    gemini = flatjoin.export_tools(MODELS, "gemini")
+    for name in shared:
+        sites = text.count(f'"$ref":"#/$defs/{name}"')
+        listed = next(i for i in gemini["inlined"] if i["definition"] == f"/$defs/{name}")
+        assert (listed["tool"], listed["rule"], listed["sites"]) == ("tool", "shared-union", sites)
+        assert listed["copies"] >= sites and listed["bytes"] > 0 and listed["detail"]
+    manifest = {"tools": [{"name": "draw", "inputSchema": MODELS}]}
+    cursor = flatjoin.flatten_manifest(manifest, profile="cursor")
+    assert any(i["tool"] == "draw" and i["rule"] == "shared-union" for i in cursor["inlined"])
+    assert flatjoin.export_tools(MODELS, "openai")["inlined"] == []
+    assert flatjoin.flatten_manifest(manifest)["inlined"] == []
 
 
 def test_flatten_manifest_lint_and_export():

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use serde_json::{Map, Value, json};
 
-use crate::profiles::{self, Finding, Lowered, Narrowing, Profile};
+use crate::profiles::{self, Finding, Inlined, Lowered, Narrowing, Profile};
 
 /// The diagnostics of a flattened manifest (`flatjoin manifest --diagnostics`, and the Node.js and
 /// Python packages' `flattenManifest`): the `flatten` format, with pointers inside each tool's
@@ -118,6 +118,9 @@ pub struct Applied {
     pub output: Value,
     /// Every narrowing of every tool, with the tool's name.
     pub narrowings: Vec<(String, Narrowing)>,
+    /// Every definition the lowering copied into the places that refer to it (a profile that
+    /// takes no `$ref`), with the tool's name.
+    pub inlined: Vec<(String, Inlined)>,
     /// What the provider would still reject after lowering (lint of the output).
     pub residual: Vec<Finding>,
 }
@@ -131,6 +134,7 @@ pub fn apply_profile(
     options: &flatjoin::Options,
 ) -> Result<Applied, String> {
     let mut narrowings = Vec::new();
+    let mut inlined = Vec::new();
     let mut lowered_tools: Vec<(String, Value)> = Vec::new();
     let output = if input.get("tools").is_some() {
         let flat = flatjoin::flatten_manifest(input, options).map_err(|e| e.to_string())?;
@@ -148,6 +152,7 @@ pub fn apply_profile(
                 if let Some(p) = profile {
                     let lowered = profiles::lower(p, schema);
                     narrowings.extend(lowered.narrowings.into_iter().map(|n| (name.clone(), n)));
+                    inlined.extend(lowered.inlined.into_iter().map(|i| (name.clone(), i)));
                     *schema = lowered.schema;
                 }
                 lowered_tools.push((name, schema.clone()));
@@ -158,6 +163,7 @@ pub fn apply_profile(
         let name = "tool".to_owned();
         let lowered = present(input, profile, options)?;
         narrowings.extend(lowered.narrowings.into_iter().map(|n| (name.clone(), n)));
+        inlined.extend(lowered.inlined.into_iter().map(|i| (name.clone(), i)));
         lowered_tools.push((name, lowered.schema.clone()));
         lowered.schema
     };
@@ -168,6 +174,7 @@ pub fn apply_profile(
     Ok(Applied {
         output,
         narrowings,
+        inlined,
         residual,
     })
 }
@@ -218,6 +225,9 @@ pub struct Exported {
     pub declarations: Value,
     /// Every narrowing of every tool, with the tool's name.
     pub narrowings: Vec<(String, Narrowing)>,
+    /// Every definition the lowering copied into the places that refer to it (a profile that
+    /// takes no `$ref`), with the tool's name.
+    pub inlined: Vec<(String, Inlined)>,
     /// Lint findings of the lowered tools.
     pub residual: Vec<Finding>,
 }
@@ -246,6 +256,7 @@ pub fn export_with(
     };
     let mut declarations = Vec::new();
     let mut narrowings = Vec::new();
+    let mut inlined = Vec::new();
     let mut lowered_tools = Vec::new();
     // What lowering cannot show: a root union the join kept (SPEC §2.9), from the join itself.
     let mut residual = Vec::new();
@@ -260,6 +271,13 @@ pub fn export_with(
                 .iter()
                 .cloned()
                 .map(|n| (tool.name.clone(), n)),
+        );
+        inlined.extend(
+            lowered
+                .inlined
+                .iter()
+                .cloned()
+                .map(|i| (tool.name.clone(), i)),
         );
         lowered_tools.push((tool.name.clone(), lowered.schema.clone()));
         let mut decl = Map::new();
@@ -313,6 +331,7 @@ pub fn export_with(
     Ok(Exported {
         declarations,
         narrowings,
+        inlined,
         residual,
     })
 }

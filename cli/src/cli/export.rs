@@ -28,8 +28,9 @@ pub struct ExportArgs {
     pub file: Option<PathBuf>,
 }
 
-/// Runs `export`: prints the declarations; narrowings and anything the provider would still
-/// reject go to standard error, and the latter makes the exit code 1.
+/// Runs `export`: prints the declarations; narrowings, the definitions copied in place of their
+/// references and anything the provider would still reject go to standard error, and the last
+/// makes the exit code 1.
 pub fn run(args: &ExportArgs) -> Result<ExitCode, String> {
     if args.strict && args.provider == Provider::Gemini {
         return Err("export: gemini has no strict mode".into());
@@ -58,6 +59,12 @@ pub fn run(args: &ExportArgs) -> Result<ExitCode, String> {
         eprintln!(
             "flatjoin export: {tool}: {pointer} narrowing[{}]: {}",
             n.rule, n.detail
+        );
+    }
+    for (tool, i) in &exported.inlined {
+        eprintln!(
+            "flatjoin export: {tool}: {} inlined[{}]: {}",
+            i.definition, i.rule, i.detail
         );
     }
     let mut rejected = false;

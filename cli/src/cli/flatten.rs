@@ -74,7 +74,8 @@ pub struct ManifestArgs {
     #[command(flatten)]
     pub join: JoinOptions,
     /// Also lower every flattened input schema to this provider's dialect (narrowings, if the
-    /// profile makes any, are listed on stderr).
+    /// profile makes any, and the definitions it copies in place of their references are listed
+    /// on stderr).
     #[arg(long, value_enum)]
     pub profile: Option<flatjoin_cli::profiles::Profile>,
 }
@@ -136,6 +137,12 @@ pub fn run_manifest(args: &ManifestArgs) -> Result<ExitCode, String> {
         eprintln!(
             "flatjoin: note: {tool}: {} narrowing at {}: {}",
             n.rule, n.pointer, n.detail
+        );
+    }
+    for (tool, i) in &applied.inlined {
+        eprintln!(
+            "flatjoin: note: {tool}: {} inlined from {}: {}",
+            i.rule, i.definition, i.detail
         );
     }
     print_json(&applied.output)?;

@@ -105,8 +105,9 @@ def flatten_manifest(
     profile: Optional[str] = None,
 ) -> dict:
     """Flattens every ``inputSchema`` of an MCP ``tools/list`` result (``flatjoin manifest``):
-    ``{"manifest": ..., "diagnostics": ..., "narrowings": [...]}``; with ``profile``, each is also
-    lowered to that provider's dialect."""
+    ``{"manifest": ..., "diagnostics": ..., "narrowings": [...], "inlined": [...]}``; with
+    ``profile``, each is also lowered to that provider's dialect (``inlined``: the definitions a
+    profile that takes no ``$ref`` copied in place of their references)."""
     return _unwrap(
         _native.flatten_manifest(
             _text(tools_list_result, "manifest"),
@@ -170,7 +171,7 @@ def export_tools(
     gemini_field: Optional[str] = None,
 ) -> dict:
     """A provider's tool declarations, flattened and lowered (``flatjoin export``):
-    ``{"declarations", "narrowings", "residual"}``."""
+    ``{"declarations", "narrowings", "inlined", "residual"}``."""
     if not isinstance(provider, str):
         raise FlatjoinError("invalid_option", "", "provider must be a str")
     return _unwrap(

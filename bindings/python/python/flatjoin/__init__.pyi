@@ -56,10 +56,21 @@ class Narrowing(TypedDict):
     detail: str
 
 @type_check_only
+class Inlined(TypedDict):
+    tool: str
+    definition: str
+    rule: Literal["shared-union", "shared-definition"]
+    sites: int
+    copies: int
+    bytes: int
+    detail: str
+
+@type_check_only
 class FlattenedManifest(TypedDict):
     manifest: dict[str, Any]
     diagnostics: dict[str, list[dict[str, Any]]]
     narrowings: list[Narrowing]
+    inlined: list[Inlined]
 
 @type_check_only
 class ValidationError(TypedDict):
@@ -93,6 +104,7 @@ class LintReport(TypedDict):
 class Exported(TypedDict):
     declarations: Json
     narrowings: list[Narrowing]
+    inlined: list[Inlined]
     residual: list[Finding]
 
 __version__: str

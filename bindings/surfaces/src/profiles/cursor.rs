@@ -4,9 +4,11 @@
 //! input schema uses `anyOf`, `oneOf` or `allOf` at any depth are dropped or fail to call; the
 //! root is `type: "object"` as in MCP.
 //!
-//! Lowering: local references inlined (sound), then every union replaced bottom-up by the
-//! conservative widening of SPEC §3.5 applied to all kinds, and every `allOf` by the sound merge
-//! of its parts ([`super::widen`]); the lost alternatives are named in the description. Sound.
+//! Lowering: local references inlined (sound; each definition copied into several places, and
+//! each union the join wrote once for sharing, listed in [`Lowered::inlined`]), then every union
+//! replaced bottom-up by the conservative widening of SPEC §3.5 applied to all kinds, and every
+//! `allOf` by the sound merge of its parts ([`super::widen`]); the lost alternatives are named in
+//! the description. Sound.
 
 use serde_json::Value;
 
@@ -32,11 +34,12 @@ pub fn lint(schema: &Value, findings: &mut Findings) {
 pub fn lower(presentation: &Value) -> Lowered {
     let mut schema = presentation.clone();
     let mut narrowings = Vec::new();
-    steps::inline_refs(&mut schema);
+    let mut inlined = Vec::new();
+    steps::inline_refs(&mut schema, &mut inlined);
     widen::lower_compositions(&mut schema, false);
     steps::ensure_root_object(&mut schema, &mut narrowings);
     steps::lower_boolean_subschemas(&mut schema);
-    Lowered::with_narrowings(schema, narrowings)
+    Lowered::with_narrowings(schema, narrowings).with_inlined(inlined)
 }
 
 #[cfg(test)]

@@ -17,8 +17,9 @@
 //! unconstrained, unsupported keywords and formats dropped, boolean subschemas lowered
 //! (`steps::lower_boolean_subschemas`), non-string enums as exact alternatives (`lower_enum`;
 //! a lone boolean, object or array value loosens and is listed as `enum-loosened`), `null`-valued
-//! fields dropped. A recursive `$ref` stays and is reported. `export` writes [`to_wire`]'s
-//! upper-case type names.
+//! fields dropped. A recursive `$ref` stays and is reported; a definition copied into several
+//! places, and a union the join wrote once for sharing, is listed in [`Lowered::inlined`].
+//! `export` writes [`to_wire`]'s upper-case type names.
 //!
 //! Rules learnt from `google-genai`'s `Schema` model (pinned in `cli/sdk/requirements.txt`):
 //! `enum` is a list of strings (`enum-not-string`), every subschema is an object
@@ -207,10 +208,11 @@ fn dotted(pointer: &str) -> String {
 pub fn lower(presentation: &Value) -> Lowered {
     let mut schema = presentation.clone();
     let mut narrowings = Vec::new();
+    let mut inlined = Vec::new();
     steps::ensure_root_object(&mut schema, &mut narrowings);
     steps::one_of_to_any_of(&mut schema);
     steps::merge_all_of(&mut schema);
-    let recursive = steps::inline_refs(&mut schema);
+    let recursive = steps::inline_refs(&mut schema, &mut inlined);
     steps::add_missing_items(&mut schema);
     steps::lower_boolean_subschemas(&mut schema);
     walk::transform_bottom_up(&mut schema, "", &mut |pointer, node| {
@@ -221,7 +223,7 @@ pub fn lower(presentation: &Value) -> Lowered {
         allowed.extend_from_slice(KEPT_FOR_RECURSION);
     }
     steps::retain_keywords(&mut schema, &allowed);
-    Lowered::with_narrowings(schema, narrowings)
+    Lowered::with_narrowings(schema, narrowings).with_inlined(inlined)
 }
 
 /// One node, its children already lowered: each step below, in order.

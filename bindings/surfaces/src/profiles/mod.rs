@@ -4,8 +4,12 @@
 //! One module per profile; each documents its rules with their source. A lowering is either sound
 //! (the lowered schema accepts every value the presentation accepts) or lists each place where it
 //! narrows in [`Lowered::narrowings`], with the argument normalizer that undoes what it can
-//! ([`normalize_arguments`]). Lint is an independent check: it never asks the lowering, so "passes
-//! lint after lowering" is a real test of the lowering.
+//! ([`normalize_arguments`]). A profile that takes no `$ref` (gemini, cursor) copies each
+//! definition into the places that refer to it, and lists in [`Lowered::inlined`] every one it
+//! copied into two or more places and every union the flat join wrote once for sharing (SPEC §6
+//! decision 73): sound, but each copy is size the provider receives. Lint is an independent
+//! check: it never asks the lowering, so "passes lint after lowering" is a real test of the
+//! lowering.
 
 pub mod anthropic;
 pub mod anthropic_strict;
@@ -117,6 +121,29 @@ pub struct Narrowing {
     pub detail: String,
 }
 
+/// A definition a lowering copied into the places that refer to it, because the profile takes no
+/// `$ref`: sound (a copy accepts what its reference did), but each copy is size the provider
+/// receives. Listed for every flattened union the join wrote once for its sites (`shared-union`,
+/// SPEC §6 decision 73) and every other definition copied into two or more places
+/// (`shared-definition`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Inlined {
+    /// The definition, as a JSON pointer into the presentation (`/$defs/flatjoin_union_1`).
+    pub definition: String,
+    /// `shared-union` (a `flatjoin_union_N` the join wrote) or `shared-definition`.
+    pub rule: &'static str,
+    /// How many `$ref`s to it the presentation has.
+    pub sites: usize,
+    /// How many copies of it the lowered schema holds: more than `sites` where a site is inside
+    /// a definition that is itself copied into several places.
+    pub copies: usize,
+    /// Its size in minified JSON bytes, as it was copied (a reference inside it counted as the
+    /// reference: its target's copies are its own record's).
+    pub bytes: usize,
+    /// A sentence saying what was copied how often, and what that costs.
+    pub detail: String,
+}
+
 /// A property the lowering made required and nullable: a `null` sent for it means "absent".
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NullableField {
@@ -139,6 +166,9 @@ pub struct Lowered {
     /// `null` where it means "absent", and that `null` is passed on as it is (the original accepts
     /// it: the property is nullable).
     pub required_nullable: Vec<NullableField>,
+    /// The definitions the lowering copied into the places that refer to them (a profile that
+    /// takes no `$ref`), each with its sites, copies and size: the size cost of inlining.
+    pub inlined: Vec<Inlined>,
 }
 
 impl Lowered {
@@ -154,7 +184,13 @@ impl Lowered {
             narrowings,
             made_nullable: Vec::new(),
             required_nullable: Vec::new(),
+            inlined: Vec::new(),
         }
+    }
+
+    /// This lowering, with the definitions it copied into the places that refer to them.
+    pub fn with_inlined(self, inlined: Vec<Inlined>) -> Self {
+        Lowered { inlined, ..self }
     }
 }
 

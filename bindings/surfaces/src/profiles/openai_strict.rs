@@ -296,6 +296,7 @@ pub fn lower(presentation: &Value) -> Lowered {
         narrowings,
         made_nullable,
         required_nullable,
+        inlined: Vec::new(),
     }
 }
 

@@ -4,7 +4,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::{Findings, Narrowing, Profile, walk, widen};
+use super::{Findings, Inlined, Narrowing, Profile, walk, widen};
 
 /// Provider rules for tool names. Sources: OpenAI function calling reference (`name`: a-z, A-Z,
 /// 0-9, underscores and dashes, at most 64); Anthropic tool use (`^[a-zA-Z0-9_-]{1,64}$`); Gemini
@@ -438,12 +438,21 @@ fn reaches(root: &Value, from: &str, target: &str, seen: &mut Vec<String>) -> bo
 
 /// Inlines every local `$ref` that is not part of a cycle (its siblings merged soundly with the
 /// target); a recursive reference stays, and so do `$defs`/`definitions` while one does. Sound:
-/// the inlined schema is the referenced one. Returns the recursive references left.
-pub fn inline_refs(schema: &mut Value) -> Vec<(String, String)> {
+/// the inlined schema is the referenced one. Records in `inlined` each root definition copied
+/// into two or more places, and each union the join wrote once for sharing (SPEC §6 decision 73),
+/// which this undoes. Returns the recursive references left.
+pub fn inline_refs(schema: &mut Value, inlined: &mut Vec<Inlined>) -> Vec<(String, String)> {
     let recursive = recursive_refs(schema);
     let root = schema.clone();
     let recursive_targets: Vec<String> = recursive.iter().map(|(_, r)| r.clone()).collect();
-    inline_node(schema, &root, &recursive_targets, 0);
+    let mut inliner = Inliner {
+        root: &root,
+        recursive: &recursive_targets,
+        copies: Vec::new(),
+        index: std::collections::HashMap::new(),
+    };
+    inliner.node(schema, 0);
+    report_copies(&root, &inliner.copies, inlined);
     let left = recursive_refs(schema);
     let mut any_ref = false;
     walk::visit(schema, "", &mut |pointer, node| {
@@ -460,33 +469,125 @@ pub fn inline_refs(schema: &mut Value) -> Vec<(String, String)> {
 /// Inlining depth past which a reference is left as it is (a guard against exponential growth).
 const MAX_INLINE_DEPTH: usize = 32;
 
-fn inline_node(node: &mut Value, root: &Value, recursive: &[String], depth: usize) {
-    if depth > MAX_INLINE_DEPTH {
-        return;
-    }
-    let target = match node.get("$ref") {
-        Some(Value::String(r)) if !recursive.contains(r) => walk::resolve(root, r).cloned(),
-        _ => None,
-    };
-    if let (Some(mut target), Value::Object(map)) = (target, &mut *node) {
-        inline_node(&mut target, root, recursive, depth + 1);
-        let mut rest = map.clone();
-        rest.shift_remove("$ref");
-        if rest.is_empty() {
-            *node = target;
-        } else {
-            let mut siblings = Value::Object(rest);
-            inline_node(&mut siblings, root, recursive, depth + 1);
-            *node = widen::merge_all(&[siblings, target]);
-        }
-        return;
-    }
-    walk::for_each_child_mut(node, &mut |suffix, child| {
-        if suffix.starts_with("/$defs") || suffix.starts_with("/definitions") {
+/// The state of [`inline_refs`]: the schema before inlining, the recursive references (left as
+/// they are), and how many copies of each reference's target were made (in the order first made,
+/// with each reference's place in that list).
+struct Inliner<'a> {
+    root: &'a Value,
+    recursive: &'a [String],
+    copies: Vec<(String, usize)>,
+    index: std::collections::HashMap<String, usize>,
+}
+
+impl Inliner<'_> {
+    fn node(&mut self, node: &mut Value, depth: usize) {
+        if depth > MAX_INLINE_DEPTH {
             return;
         }
-        inline_node(child, root, recursive, depth);
+        let target = match node.get("$ref") {
+            Some(Value::String(r)) if !self.recursive.contains(r) => {
+                walk::resolve(self.root, r).cloned().map(|t| (r.clone(), t))
+            }
+            _ => None,
+        };
+        if let (Some((reference, mut target)), Value::Object(map)) = (target, &mut *node) {
+            let mut rest = map.clone();
+            rest.shift_remove("$ref");
+            self.count(reference);
+            self.node(&mut target, depth + 1);
+            if rest.is_empty() {
+                *node = target;
+            } else {
+                let mut siblings = Value::Object(rest);
+                self.node(&mut siblings, depth + 1);
+                *node = widen::merge_all(&[siblings, target]);
+            }
+            return;
+        }
+        walk::for_each_child_mut(node, &mut |suffix, child| {
+            if suffix.starts_with("/$defs") || suffix.starts_with("/definitions") {
+                return;
+            }
+            self.node(child, depth);
+        });
+    }
+
+    fn count(&mut self, reference: String) {
+        match self.index.get(&reference) {
+            Some(&i) => self.copies[i].1 += 1,
+            None => {
+                self.index.insert(reference.clone(), self.copies.len());
+                self.copies.push((reference, 1));
+            }
+        }
+    }
+}
+
+/// `n` and `noun`, plural unless `n` is 1.
+fn counted(n: usize, noun: &str) -> String {
+    format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
+}
+
+/// Whether `name` is one the join gives a flattened union it writes once for its sites
+/// (`flatjoin_union_N`, N from 1: SPEC §6 decision 73).
+pub fn is_shared_union_name(name: &str) -> bool {
+    name.strip_prefix("flatjoin_union_").is_some_and(|n| {
+        !n.is_empty() && !n.starts_with('0') && n.bytes().all(|b| b.is_ascii_digit())
+    })
+}
+
+/// The [`Inlined`] records of one inlining: `copies` counts the copies made of each reference's
+/// target, `root` is the schema before inlining (whose `$ref`s are the sites). Listed: a root
+/// definition copied into two or more places, and a shared union copied at all.
+fn report_copies(root: &Value, copies: &[(String, usize)], inlined: &mut Vec<Inlined>) {
+    let mut sites: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    walk::visit(root, "", &mut |_, node| {
+        if let Some(Value::String(r)) = node.get("$ref") {
+            *sites.entry(r.clone()).or_default() += 1;
+        }
     });
+    for (reference, copies) in copies {
+        let Some(name) = ["#/$defs/", "#/definitions/"]
+            .iter()
+            .find_map(|prefix| reference.strip_prefix(prefix))
+            .filter(|name| !name.contains('/'))
+        else {
+            continue;
+        };
+        let shared = is_shared_union_name(name);
+        if *copies < 2 && !shared {
+            continue;
+        }
+        let bytes = walk::resolve(root, reference)
+            .and_then(|t| serde_json::to_string(t).ok())
+            .map_or(0, |t| t.len());
+        let sites = sites.get(reference).copied().unwrap_or(0);
+        let (rule, what) = if shared {
+            let sites = counted(sites, "site");
+            let what =
+                format!("the union the flat join wrote once for its {sites} (SPEC §6 decision 73)");
+            ("shared-union", what)
+        } else {
+            let sites = counted(sites, "place");
+            (
+                "shared-definition",
+                format!("a definition referenced from {sites}"),
+            )
+        };
+        let detail = format!(
+            "{what} is copied into {}, as this profile takes no $ref: {bytes} minified bytes each, {} in all",
+            counted(*copies, "place"),
+            copies * bytes
+        );
+        inlined.push(Inlined {
+            definition: reference.trim_start_matches('#').to_owned(),
+            rule,
+            sites,
+            copies: *copies,
+            bytes,
+            detail,
+        });
+    }
 }
 
 /// Draft-04 boolean `exclusiveMinimum`/`exclusiveMaximum` (still emitted by some generators under
@@ -810,4 +911,62 @@ pub fn root_union_kept(flat: &flatjoin::Flattened, findings: &mut Findings) {
         ),
         "no sound flat object: give every branch a discriminator (a property with a distinct const), or split the tool",
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    /// A shared union at three sites, one of them inside a model used twice: 3 `$ref`s, 4 copies.
+    /// The model (2 sites) is listed as a shared definition; a definition used once is not, a
+    /// recursive one stays a reference, and a name the join would not write is no shared union.
+    #[test]
+    fn inlining_lists_shared_unions_and_multiplied_definitions() {
+        let mut schema = json!({
+            "type": "object",
+            "properties": {
+                "a": {"$ref": "#/$defs/flatjoin_union_1", "description": "A."},
+                "b": {"items": {"$ref": "#/$defs/flatjoin_union_1"}},
+                "m": {"$ref": "#/$defs/Model"},
+                "n": {"$ref": "#/$defs/Model"},
+                "once": {"$ref": "#/$defs/flatjoin_union_01"},
+                "tree": {"$ref": "#/$defs/Tree"}
+            },
+            "$defs": {
+                "flatjoin_union_1": {"type": "object", "properties": {"k": {"enum": ["x", "y"]}}},
+                "flatjoin_union_01": {"type": "string"},
+                "Model": {"type": "object", "properties": {"u": {"$ref": "#/$defs/flatjoin_union_1"}}},
+                "Tree": {"type": "object", "properties": {"kids": {"items": {"$ref": "#/$defs/Tree"}}}}
+            }
+        });
+        let union_bytes = schema["$defs"]["flatjoin_union_1"].to_string().len();
+        let mut inlined = Vec::new();
+        let left = inline_refs(&mut schema, &mut inlined);
+        assert_eq!(left.len(), 2, "{left:?}");
+        let listed: Vec<(&str, &str, usize, usize)> = inlined
+            .iter()
+            .map(|i| (i.definition.as_str(), i.rule, i.sites, i.copies))
+            .collect();
+        assert_eq!(
+            listed,
+            [
+                ("/$defs/flatjoin_union_1", "shared-union", 3, 4),
+                ("/$defs/Model", "shared-definition", 2, 2),
+            ]
+        );
+        assert_eq!(inlined[0].bytes, union_bytes);
+        assert!(
+            inlined[0].detail.contains(&format!(
+                "3 sites (SPEC §6 decision 73) is copied into 4 places, as this profile takes no $ref: {union_bytes} minified bytes each, {} in all",
+                4 * union_bytes
+            )),
+            "{}",
+            inlined[0].detail
+        );
+        assert!(is_shared_union_name("flatjoin_union_12"));
+        assert!(!is_shared_union_name("flatjoin_union_"));
+        assert!(!is_shared_union_name("flatjoin_union_x1"));
+    }
 }

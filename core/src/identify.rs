@@ -49,6 +49,39 @@ pub(crate) struct Union {
 }
 
 impl Union {
+    /// This identification of the union at `from`, for the same union written at `to`: every
+    /// pointer at or under `from` moved under `to` (pointers elsewhere are the same for both).
+    pub(crate) fn rebased(&self, from: &str, to: &str) -> Union {
+        let moved = |p: &String| match p.strip_prefix(from) {
+            Some(rest) if rest.is_empty() || rest.starts_with('/') => format!("{to}{rest}"),
+            _ => p.clone(),
+        };
+        Union {
+            discriminator: self.discriminator.clone(),
+            branches: self
+                .branches
+                .iter()
+                .map(|b| Branch {
+                    parts: b
+                        .parts
+                        .iter()
+                        .map(|part| match part {
+                            Part::Siblings => Part::Siblings,
+                            Part::Node(p) => Part::Node(moved(p)),
+                        })
+                        .collect(),
+                    literals: b.literals.clone(),
+                    label: b.label.clone(),
+                })
+                .collect(),
+            nested: self
+                .nested
+                .iter()
+                .map(|(p, u)| (moved(p), u.rebased(from, to)))
+                .collect(),
+        }
+    }
+
     /// Every union below this one that is joined because this one is (its `nested`, and
     /// theirs), by pointer.
     pub(crate) fn joined_below(&self, out: &mut Vec<(String, Union)>) {
@@ -285,10 +318,30 @@ pub(crate) fn identify(node: &Map<String, Value>, ptr: &str, document: &Value) -
     identify_in(node, ptr, document, mode, &mut Nesting::default()).0
 }
 
+/// The text of a union node whose members are all references and whose other keywords assert
+/// nothing (a `oneOf` of `$ref`s with a `discriminator` and annotations, as Pydantic writes a union
+/// field): the key under which such sites share one identification; `None` for any other node.
+pub(crate) fn reference_union_text(node: &Map<String, Value>) -> Option<String> {
+    let mut members = None;
+    for (k, v) in node {
+        match (k.as_str(), v) {
+            ("oneOf" | "anyOf", Value::Array(m)) if members.is_none() => members = Some(m),
+            (k, _) if keywords::is_non_asserting(k) => {}
+            _ => return None,
+        }
+    }
+    let only_references = members?.iter().all(|m| {
+        m.as_object().is_some_and(|m| {
+            m.contains_key("$ref") && m.keys().all(|k| k == "$ref" || keywords::is_annotation(k))
+        })
+    });
+    only_references.then(|| serde_json::to_string(node).unwrap_or_default())
+}
+
 /// Whether `ptr` is where the root's own local `$ref` leads (through a chain of them): the root of
 /// the tool schema is its target (SPEC §6 decisions 23 and 70; Zod writes a root with an `id` as
 /// `{"$ref": "#/$defs/Name", "$defs": {…}}`).
-fn is_root_target(document: &Value, ptr: &str) -> bool {
+pub(crate) fn is_root_target(document: &Value, ptr: &str) -> bool {
     let mut node = document;
     for _ in 0..MAX_PART_STEPS {
         let Some(target) = node

@@ -71,12 +71,43 @@ pub(crate) fn frozen(
 
 /// Every union site identified, and the unions joined below each registered over their own
 /// identification.
+///
+/// A site written exactly like an earlier one, whose members are all references (Pydantic writes a
+/// union field as the same `oneOf` of `$ref`s at every use), is identified once: the others take
+/// a copy with the pointers under the site moved to theirs ([`Union::rebased`]). Identification
+/// reads the site's node and follows `#/…` pointers from the root only (references by URI are
+/// normalized before), so two such sites differ only there and in whether a site is the root's
+/// target, which the key holds too.
 fn identify_all(document: &Value, union_sites: &[String]) -> HashMap<String, Identified> {
-    let mut identified = HashMap::with_capacity(union_sites.len());
+    let mut identified: HashMap<String, Identified> = HashMap::with_capacity(union_sites.len());
+    let mut first_of: HashMap<(String, bool), &str> = HashMap::new();
     for site in union_sites {
-        if let Some(Value::Object(map)) = pointer::get(document, site) {
-            identified.insert(site.clone(), identify::identify(map, site, document));
-        }
+        let Some(Value::Object(map)) = pointer::get(document, site) else {
+            continue;
+        };
+        let key = identify::reference_union_text(map).map(|text| {
+            (
+                text,
+                site.is_empty() || identify::is_root_target(document, site),
+            )
+        });
+        let copied = key
+            .as_ref()
+            .and_then(|k| first_of.get(k))
+            .and_then(|first| match identified.get(*first)? {
+                Identified::Union(union) => Some(Identified::Union(union.rebased(first, site))),
+                Identified::NotUnion(reason) => Some(Identified::NotUnion(reason.clone())),
+            });
+        let id = match copied {
+            Some(id) => id,
+            None => {
+                if let Some(key) = key {
+                    first_of.insert(key, site);
+                }
+                identify::identify(map, site, document)
+            }
+        };
+        identified.insert(site.clone(), id);
     }
     register_joined(&mut identified);
     identified

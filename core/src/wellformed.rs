@@ -1,8 +1,6 @@
 //! Well-formedness of the input, checked before projection, and the facts the projection needs
 //! (which pointers are `$ref` targets, whether `unevaluatedProperties` is used anywhere).
 
-use std::collections::HashSet;
-
 use serde_json::{Map, Value};
 
 use crate::draft::Draft;
@@ -15,7 +13,7 @@ use crate::pointer;
 #[derive(Debug, Default)]
 pub(crate) struct Facts {
     /// Pointers that some local `$ref` targets.
-    pub ref_targets: HashSet<String>,
+    pub ref_targets: crate::fasthash::FastSet<String>,
     /// Whether `unevaluatedProperties` appears in any schema of the document (SPEC §2.5).
     pub uses_unevaluated: bool,
     /// Pointers of the schemas that have `oneOf` or `anyOf`, in walk order (none: the

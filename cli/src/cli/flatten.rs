@@ -80,10 +80,15 @@ pub struct ManifestArgs {
     pub profile: Option<flatjoin_cli::profiles::Profile>,
 }
 
+/// Pretty-prints `value` and a newline to standard output, streamed through one buffer (no
+/// whole-document string: a large presentation costs no more memory than its tree).
 fn print_json(value: &Value) -> Result<(), String> {
-    let text = serde_json::to_string_pretty(value).map_err(|e| format!("cannot print: {e}"))?;
-    println!("{text}");
-    Ok(())
+    use std::io::Write;
+    let failed = |e: &dyn std::fmt::Display| format!("cannot print: {e}");
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    serde_json::to_writer_pretty(&mut out, value).map_err(|e| failed(&e))?;
+    out.write_all(b"\n").map_err(|e| failed(&e))?;
+    out.flush().map_err(|e| failed(&e))
 }
 
 fn write_diagnostics(path: &Path, value: &Value) -> Result<(), String> {

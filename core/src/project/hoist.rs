@@ -167,8 +167,12 @@ impl Hoist<'_> {
             .and_then(Value::as_u64)
             .and_then(|g| usize::try_from(g).ok());
         if let Some(c) = place_of(map) {
-            let body = self.rewritten_body(c);
-            let full = with_body(map, &body);
+            // Hoisted and already defined: the site needs only its own annotations.
+            let full = if self.hoists(c) && self.names.contains_key(&c) {
+                std::mem::take(map)
+            } else {
+                with_body(map, &self.rewritten_body(c))
+            };
             *map = self.hoisted(c, group, full);
             return;
         }
@@ -181,6 +185,11 @@ impl Hoist<'_> {
         }
     }
 
+    /// Whether the flat object of identity `id` stands twice or more (every join written out).
+    fn hoists(&self, id: usize) -> bool {
+        self.counts.get(&id).copied().unwrap_or(0) >= 2
+    }
+
     /// The flat object `full` of identity `id` (of group `group`): a reference to its
     /// definition, with `full`'s site annotations, where it stands twice or more; else itself.
     fn hoisted(
@@ -189,7 +198,7 @@ impl Hoist<'_> {
         group: Option<usize>,
         full: Map<String, Value>,
     ) -> Map<String, Value> {
-        if self.counts.get(&id).copied().unwrap_or(0) < 2 {
+        if !self.hoists(id) {
             return full;
         }
         let reference = match self.names.get(&id) {

@@ -11,12 +11,11 @@ mod owned;
 mod repair;
 mod share;
 
-use std::collections::{HashMap, HashSet};
-
 use serde_json::{Map, Value};
 
 use crate::diagnostics::{Diagnostics, SkipReason, SkippedSite};
 use crate::error::Error;
+use crate::fasthash::{FastMap, FastSet};
 use crate::identify::{self, Identified, Part, Union};
 use crate::join::JoinFaults;
 use crate::keywords;
@@ -98,8 +97,8 @@ fn project_document(schema: &Value, options: &Options, facts: Facts) -> Result<F
         faults: faults(options),
         facts,
         frozen,
-        memo: HashMap::new(),
-        in_progress: HashSet::new(),
+        memo: FastMap::default(),
+        in_progress: FastSet::default(),
         diagnostics: Diagnostics::default(),
         sites: Vec::new(),
         sharing,
@@ -151,9 +150,9 @@ struct Projector<'a> {
     /// Union sites left as they are (SPEC §6 decision 37), and identifications made on the way.
     frozen: Frozen,
     /// Projections of `$ref` targets and branch parts, by pointer.
-    memo: HashMap<String, Value>,
+    memo: FastMap<String, Value>,
     /// Pointers whose projection is under way (a reference back to one gets the original).
-    in_progress: HashSet<String>,
+    in_progress: FastSet<String>,
     diagnostics: Diagnostics,
     /// Flattened union sites: the union node's pointer and its union keyword.
     sites: Vec<(String, &'static str)>,

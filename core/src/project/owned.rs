@@ -2,7 +2,7 @@
 //! union site is identified on the original first, then the original is given up and projected in
 //! place; branches, siblings and definitions are moved into the flat object instead of copied.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use serde_json::{Map, Value};
 
@@ -43,8 +43,8 @@ pub(crate) fn run_owned(schema: Value, options: &Options) -> Result<Flattened, E
         faults: faults(options),
         facts,
         frozen,
-        memo: HashMap::new(),
-        in_progress: HashSet::new(),
+        memo: Default::default(),
+        in_progress: Default::default(),
         diagnostics: Diagnostics::default(),
         sites: Vec::new(),
         sharing: None,

@@ -258,7 +258,7 @@ impl Refs<'_> {
 /// Removes root definitions that the original referenced and the presentation no longer does.
 fn prune(
     root: &mut Map<String, Value>,
-    originally_referenced: &HashSet<String>,
+    originally_referenced: &crate::fasthash::FastSet<String>,
     sharing: Option<&Sharing>,
 ) {
     for container in ["$defs", "definitions"] {

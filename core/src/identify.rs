@@ -322,15 +322,7 @@ pub(crate) fn identify(node: &Map<String, Value>, ptr: &str, document: &Value) -
 /// nothing (a `oneOf` of `$ref`s with a `discriminator` and annotations, as Pydantic writes a union
 /// field): the key under which such sites share one identification; `None` for any other node.
 pub(crate) fn reference_union_text(node: &Map<String, Value>) -> Option<String> {
-    let mut members = None;
-    for (k, v) in node {
-        match (k.as_str(), v) {
-            ("oneOf" | "anyOf", Value::Array(m)) if members.is_none() => members = Some(m),
-            (k, _) if keywords::is_non_asserting(k) => {}
-            _ => return None,
-        }
-    }
-    let only_references = members?.iter().all(|m| {
+    let only_references = keywords::wrapper_members(node)?.iter().all(|m| {
         m.as_object().is_some_and(|m| {
             m.contains_key("$ref") && m.keys().all(|k| k == "$ref" || keywords::is_annotation(k))
         })

@@ -155,19 +155,9 @@ fn joined_description(ctx: &UnionContext<'_>, texts: &[(usize, Option<String>)])
     )
 }
 
-/// Whether a schema is a pure `anyOf`/`oneOf` wrapper: nothing beside it but keywords that assert
-/// nothing (annotations, `discriminator`, `x-` extensions).
+/// Whether a schema is a pure `anyOf`/`oneOf` wrapper ([`keywords::wrapper_members`]).
 fn wrapper_members(schema: &Value) -> Option<&Vec<Value>> {
-    let map = schema.as_object()?;
-    let mut members = None;
-    for (k, v) in map {
-        match (k.as_str(), v) {
-            ("anyOf" | "oneOf", Value::Array(m)) if members.is_none() => members = Some(m),
-            (k, _) if keywords::is_non_asserting(k) => {}
-            _ => return None,
-        }
-    }
-    members
+    keywords::wrapper_members(schema.as_object()?)
 }
 
 fn expand_wrappers(schema: Value, out: &mut Vec<Value>, depth: usize) {

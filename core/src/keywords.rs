@@ -87,6 +87,21 @@ pub fn is_non_asserting(keyword: &str) -> bool {
     is_annotation(keyword) || keyword == "discriminator" || keyword.starts_with("x-")
 }
 
+/// The members of a pure `anyOf`/`oneOf` wrapper: nothing beside the one union keyword but
+/// keywords that assert nothing (annotations, `discriminator`, `x-` extensions); `None` for any
+/// other schema object.
+pub(crate) fn wrapper_members(map: &Map<String, Value>) -> Option<&Vec<Value>> {
+    let mut members = None;
+    for (k, v) in map {
+        match (k.as_str(), v) {
+            ("anyOf" | "oneOf", Value::Array(m)) if members.is_none() => members = Some(m),
+            (k, _) if is_non_asserting(k) => {}
+            _ => return None,
+        }
+    }
+    members
+}
+
 /// Looks a keyword up in a schema object. serde_json's ordered map hashes every key looked up
 /// with SipHash; schema objects are small, and a scan of a few keys is several times cheaper, so
 /// the hot paths (kinds, folding, widening, the walk) use this.

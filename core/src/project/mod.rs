@@ -14,6 +14,7 @@ mod share;
 use serde_json::{Map, Value};
 
 use crate::diagnostics::{Diagnostics, SkipReason, SkippedSite};
+use crate::draft::Draft;
 use crate::error::Error;
 use crate::fasthash::{FastMap, FastSet};
 use crate::identify::{self, Identified, Part, Union};
@@ -68,6 +69,18 @@ fn union_keyword(node: &Map<String, Value>) -> &'static str {
     } else {
         "anyOf"
     }
+}
+
+/// The root definitions container to hoist into: the one the document already has, else the
+/// draft's own ([`Draft::definitions_container`]: `definitions` up to draft-07).
+pub(super) fn container_name(document: &Value) -> &'static str {
+    if document.get("$defs").is_some() {
+        return "$defs";
+    }
+    if document.get("definitions").is_some() {
+        return "definitions";
+    }
+    Draft::of(document).definitions_container()
 }
 
 /// The borrowing projection of a document with at least one union site, then the repair of its

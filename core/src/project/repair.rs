@@ -9,7 +9,6 @@ use serde_json::{Map, Value};
 
 use super::share::{self, Sharing};
 use super::{Projector, SIBLING_KEYWORDS};
-use crate::draft::Draft;
 use crate::error::Error;
 use crate::keywords;
 use crate::pointer;
@@ -19,7 +18,7 @@ pub(super) fn repair(out: &mut Value, projector: &mut Projector<'_>) -> Result<(
     if projector.facts.ref_targets.is_empty() {
         return Ok(());
     }
-    let container = container_name(projector.document);
+    let container = super::container_name(projector.document);
     // Names the hoisted definitions must not take: every entry the document's containers hold.
     let taken: HashSet<String> = ["$defs", "definitions"]
         .iter()
@@ -69,18 +68,6 @@ pub(super) fn repair(out: &mut Value, projector: &mut Projector<'_>) -> Result<(
         );
     }
     Ok(())
-}
-
-/// The root definitions container to hoist into: the one the document already has, else the
-/// draft's own ([`Draft::definitions_container`]: `definitions` up to draft-07).
-pub(super) fn container_name(document: &Value) -> &'static str {
-    if document.get("$defs").is_some() {
-        return "$defs";
-    }
-    if document.get("definitions").is_some() {
-        return "definitions";
-    }
-    Draft::of(document).definitions_container()
 }
 
 /// What the flattened unions rewrite, as pointers into the original: under each site, its union

@@ -136,7 +136,7 @@ impl Sharing {
             entry.push(site);
         }
         let mut sharing = Sharing {
-            container: super::repair::container_name(document),
+            container: super::container_name(document),
             ..Sharing::default()
         };
         for key in order {

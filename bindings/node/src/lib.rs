@@ -4,6 +4,12 @@
 //! thrown `FlatjoinError` with `kind` and `pointer`. All the work is the edge's, which calls what
 //! the `flatjoin` binary calls; nothing here can panic into Node (the edge catches panics).
 
+/// mimalloc for the addon's Rust code, as in the `flatjoin` binary: parsing the JSON text, the join,
+/// printing and freeing the result allocate and free many small maps and strings, which the system
+/// allocator made slower (`reports/join-cost.md`, In process). Node.js's own heap is untouched.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 // napi-derive's `#[napi]` expands to `extern "C"` callbacks and unsafe N-API calls, which the
 // workspace's `deny(unsafe_code)` would reject: the lint is allowed in this one module of
 // generated shims, which hold no hand-written unsafe code.
@@ -51,7 +57,7 @@ pub mod exports {
     }
 
     /// `flattenManifest(toolsListResult, {scope, openBranches, profile})`:
-    /// `{manifest, diagnostics, narrowings}`.
+    /// `{manifest, diagnostics, narrowings, inlined}`.
     #[napi]
     pub fn flatten_manifest(
         manifest: String,
@@ -128,7 +134,7 @@ pub mod exports {
     }
 
     /// `exportTools(schemaOrManifest, provider, {strict, geminiField})`:
-    /// `{declarations, narrowings, residual}`.
+    /// `{declarations, narrowings, inlined, residual}`.
     #[napi]
     pub fn export_tools(
         input: String,
@@ -173,5 +179,55 @@ pub mod exports {
             Ok(out) => Ok(out),
             Err(f) => Err(napi::Error::from_reason(f.message)),
         }
+    }
+
+    /// Where `flatten`/`flattenManifest` spend their time (feature `bench-phases`, for
+    /// `bench/bench.mjs`'s breakdown only): the same edge calls as the exports, each timed —
+    /// `[parse_ms, join_ms, print_ms, free_ms]` for the document's JSON text (`manifest`: as
+    /// `flattenManifest` without a profile). The napi conversions of the argument and the answer
+    /// are timed from JavaScript with [`bench_take`] and [`bench_give`].
+    #[cfg(feature = "bench-phases")]
+    #[napi]
+    pub fn bench_phases(text: String, manifest: bool) -> napi::Result<Vec<f64>> {
+        let ms = |since: std::time::Instant| since.elapsed().as_secs_f64() * 1e3;
+        let failed = |f: edge::Failure| napi::Error::from_reason(f.message);
+        let options = edge::Options::default();
+        let start = std::time::Instant::now();
+        let value = edge::parse(&text, "document").map_err(failed)?;
+        let parsed = ms(start);
+        let start = std::time::Instant::now();
+        let out = if manifest {
+            edge::flatten_manifest_value(value, &options, None)
+        } else {
+            edge::flatten_value(value, &options)
+        }
+        .map_err(failed)?;
+        let joined = ms(start);
+        // `edge::envelope` prints the answer and frees it; timed apart here.
+        let start = std::time::Instant::now();
+        let printed =
+            serde_json::to_vec(&out).map_err(|e| napi::Error::from_reason(e.to_string()))?;
+        let printing = ms(start);
+        let start = std::time::Instant::now();
+        drop(out);
+        let freeing = ms(start);
+        drop(printed);
+        Ok(vec![parsed, joined, printing, freeing])
+    }
+
+    /// The argument's conversion alone (feature `bench-phases`): a JavaScript string into a Rust
+    /// `String`, as every export takes its JSON text; returns its length in bytes.
+    #[cfg(feature = "bench-phases")]
+    #[napi]
+    pub fn bench_take(text: String) -> u32 {
+        u32::try_from(text.len()).unwrap_or(u32::MAX)
+    }
+
+    /// The argument's conversion and the answer's (feature `bench-phases`): the string back as a
+    /// JavaScript string, as every export returns its envelope.
+    #[cfg(feature = "bench-phases")]
+    #[napi]
+    pub fn bench_give(text: String) -> String {
+        text
     }
 }

@@ -93,6 +93,7 @@ impl Union {
 }
 
 /// The outcome of identification.
+#[derive(Debug)]
 pub(crate) enum Identified {
     /// A union of objects the join makes one object.
     Union(Union),
@@ -318,16 +319,40 @@ pub(crate) fn identify(node: &Map<String, Value>, ptr: &str, document: &Value) -
     identify_in(node, ptr, document, mode, &mut Nesting::default()).0
 }
 
-/// The text of a union node whose members are all references and whose other keywords assert
-/// nothing (a `oneOf` of `$ref`s with a `discriminator` and annotations, as Pydantic writes a union
-/// field): the key under which such sites share one identification; `None` for any other node.
-pub(crate) fn reference_union_text(node: &Map<String, Value>) -> Option<String> {
-    let only_references = keywords::wrapper_members(node)?.iter().all(|m| {
-        m.as_object().is_some_and(|m| {
-            m.contains_key("$ref") && m.keys().all(|k| k == "$ref" || keywords::is_annotation(k))
-        })
+/// The text of a small union node, the key under which sites written exactly alike share one
+/// identification (`None` for a node that is not a union or holds more than [`SITE_TEXT_NODES`]
+/// schema nodes): Pydantic writes a union field as the same `oneOf` of `$ref`s with a
+/// `discriminator` at every use, and an optional one as the same `anyOf` of that and
+/// `{"type": "null"}`. A `$ref` counts as one node (its target is read through the same pointer
+/// from every site); the bound keeps the text, and the cost of making it, small.
+pub(crate) fn site_text(node: &Map<String, Value>) -> Option<String> {
+    keywords::wrapper_members(node)?;
+    let mut budget = SITE_TEXT_NODES;
+    small(node, &mut budget).then(|| serde_json::to_string(node).unwrap_or_default())
+}
+
+/// How many schema nodes a union site may hold for [`site_text`] to key it.
+const SITE_TEXT_NODES: usize = 64;
+
+/// Whether `node`'s subschemas, counted through the one walker ([`keywords::subschemas`]) and not
+/// into `$ref` targets, fit in `budget`.
+fn small(node: &Map<String, Value>, budget: &mut usize) -> bool {
+    let mut fits = true;
+    keywords::subschemas(node, |_, child| {
+        if !fits {
+            return;
+        }
+        match budget.checked_sub(1) {
+            None => fits = false,
+            Some(left) => {
+                *budget = left;
+                if let Value::Object(child) = child {
+                    fits = small(child, budget);
+                }
+            }
+        }
     });
-    only_references.then(|| serde_json::to_string(node).unwrap_or_default())
+    fits
 }
 
 /// Whether `ptr` is where the root's own local `$ref` leads (through a chain of them): the root of

@@ -21,6 +21,7 @@ use serde_json::Value;
 
 use crate::diagnostics::SkipReason;
 use crate::draft::Draft;
+use crate::fasthash::FastSet;
 use crate::identify::{self, Identified, Part, Union};
 use crate::keywords;
 use crate::pointer;
@@ -40,8 +41,9 @@ pub(crate) struct Frozen {
 /// (`root_referenced`) from a frozen place: with the root the only site and no reference to it
 /// there is nothing to freeze. A site missing from the identifications stays as it is, so the
 /// members of its `oneOf` are frozen (under `Scope::Root` every nested site). `known` holds
-/// identifications already made (the owning path identifies every site first, and registers the
-/// unions joined below each, [`register_joined`]).
+/// identifications already made (the owning path identifies every site first with
+/// [`identify_all`]); otherwise they are made here, with
+/// `ref_targets` (every local `$ref`'s target) for [`identify_all`].
 ///
 /// A union joined as a branch of another (SPEC §2.9, rule 1 on projected branches) is flattened
 /// whatever it would be on its own, so its members are not frozen by it; and a union one of
@@ -52,6 +54,7 @@ pub(crate) fn frozen(
     draft: Draft,
     union_sites: &[String],
     root_referenced: bool,
+    ref_targets: &FastSet<String>,
     known: Option<&HashMap<String, Identified>>,
 ) -> Frozen {
     let mut out = Frozen::default();
@@ -59,7 +62,7 @@ pub(crate) fn frozen(
         return out;
     }
     if known.is_none() {
-        out.identified = identify_all(document, union_sites);
+        out.identified = identify_all(document, union_sites, ref_targets);
     }
     loop {
         out.sites = walk(document, draft, known.unwrap_or(&out.identified));
@@ -72,25 +75,42 @@ pub(crate) fn frozen(
 /// Every union site identified, and the unions joined below each registered over their own
 /// identification.
 ///
-/// A site written exactly like an earlier one, whose members are all references (Pydantic writes a
-/// union field as the same `oneOf` of `$ref`s at every use), is identified once: the others take
-/// a copy with the pointers under the site moved to theirs ([`Union::rebased`]). Identification
-/// reads the site's node and follows `#/…` pointers from the root only (references by URI are
-/// normalized before), so two such sites differ only there and in whether a site is the root's
-/// target, which the key holds too.
-fn identify_all(document: &Value, union_sites: &[String]) -> HashMap<String, Identified> {
-    let mut identified: HashMap<String, Identified> = HashMap::with_capacity(union_sites.len());
+/// A small site written exactly like an earlier one ([`identify::site_text`]: Pydantic writes a
+/// union field as the same `oneOf` of `$ref`s at every use, an optional one as the same `anyOf`
+/// of that and `null`) is identified once: the others take a copy with the pointers under the
+/// site moved to theirs ([`Union::rebased`]). Identification reads the site's subtree and follows
+/// `#/…` pointers from the root only (references by URI are normalized before), so two such sites
+/// differ only in their pointers and in whether a site is the root's target, which the key holds
+/// too — unless a reference leads into one of them (`ref_targets`: a pointer read there through
+/// a `$ref` would be the same for both sites, not moved), which is then identified on its own.
+pub(crate) fn identify_all<'s>(
+    document: &Value,
+    union_sites: impl IntoIterator<Item = &'s String>,
+    ref_targets: &FastSet<String>,
+) -> HashMap<String, Identified> {
+    let mut identified: HashMap<String, Identified> = HashMap::new();
     let mut first_of: HashMap<(String, bool), &str> = HashMap::new();
+    let mut targets: Vec<&str> = ref_targets.iter().map(String::as_str).collect();
+    targets.sort_unstable();
+    // The targets that start with `site` stand together in sorted order, from where it would be.
+    let referenced_into = |site: &str| {
+        targets[targets.partition_point(|t| *t < site)..]
+            .iter()
+            .take_while(|t| t.starts_with(site))
+            .any(|t| t.len() == site.len() || t.as_bytes()[site.len()] == b'/')
+    };
     for site in union_sites {
         let Some(Value::Object(map)) = pointer::get(document, site) else {
             continue;
         };
-        let key = identify::reference_union_text(map).map(|text| {
-            (
-                text,
-                site.is_empty() || identify::is_root_target(document, site),
-            )
-        });
+        let key = identify::site_text(map)
+            .filter(|_| !referenced_into(site))
+            .map(|text| {
+                (
+                    text,
+                    site.is_empty() || identify::is_root_target(document, site),
+                )
+            });
         let copied = key
             .as_ref()
             .and_then(|k| first_of.get(k))
@@ -115,7 +135,7 @@ fn identify_all(document: &Value, union_sites: &[String]) -> HashMap<String, Ide
 
 /// Registers every union joined because an enclosing union is (SPEC §2.9) over its own
 /// identification: as a branch of a joined union it is joined even without a discriminator.
-pub(crate) fn register_joined(identified: &mut HashMap<String, Identified>) {
+fn register_joined(identified: &mut HashMap<String, Identified>) {
     let mut below = Vec::new();
     for id in identified.values() {
         if let Identified::Union(union) = id {
@@ -227,9 +247,16 @@ mod tests {
         ]})
     }
 
+    /// Every local `$ref`'s target, as the well-formedness pass finds them.
+    fn targets_of(doc: &Value) -> FastSet<String> {
+        crate::wellformed::check(doc)
+            .expect("well-formed")
+            .ref_targets
+    }
+
     fn sites_of(doc: &Value, sites: &[&str]) -> HashSet<String> {
         let sites: Vec<String> = sites.iter().map(|s| (*s).to_owned()).collect();
-        frozen(doc, Draft::of(doc), &sites, false, None).sites
+        frozen(doc, Draft::of(doc), &sites, false, &targets_of(doc), None).sites
     }
 
     #[test]
@@ -310,6 +337,7 @@ mod tests {
             Draft::of(&held),
             &sites.map(str::to_owned),
             false,
+            &targets_of(&held),
             None,
         );
         assert!(frozen.sites.contains("/$defs/Cat"));
@@ -330,5 +358,90 @@ mod tests {
         // One site, not at the root: still walked.
         let frozen = sites_of(&doc, &["/$defs/U"]);
         assert_eq!(frozen, HashSet::from(["/$defs/U".to_owned()]));
+    }
+
+    /// What [`identify_all`] makes without sharing: every site identified on its own.
+    fn each_alone(doc: &Value, sites: &[String]) -> HashMap<String, Identified> {
+        let mut alone: HashMap<String, Identified> = sites
+            .iter()
+            .filter_map(|site| match pointer::get(doc, site)? {
+                Value::Object(map) => Some((site.clone(), identify::identify(map, site, doc))),
+                _ => None,
+            })
+            .collect();
+        register_joined(&mut alone);
+        alone
+    }
+
+    /// Sites written alike share one identification (SPEC §6 decision 73); each must read as it
+    /// does identified on its own. Returns how many sites `identify_all` identified.
+    fn assert_shared_reads_alone(doc: &Value) -> usize {
+        let facts = crate::wellformed::check(doc).expect("well-formed");
+        let all = identify_all(doc, &facts.union_sites, &facts.ref_targets);
+        let alone = each_alone(doc, &facts.union_sites);
+        let mut sites: Vec<&String> = alone.keys().collect();
+        sites.sort();
+        assert_eq!(all.len(), alone.len());
+        for site in sites {
+            assert_eq!(
+                format!("{:?}", all.get(site)),
+                format!("{:?}", alone.get(site)),
+                "site {site:?}"
+            );
+        }
+        all.len()
+    }
+
+    /// Pydantic's forms: a union field, an optional one (`anyOf` of the union and `null`), a list
+    /// of it, each written alike at several places, and the root's union of commands.
+    #[test]
+    fn sites_written_alike_read_as_each_alone() {
+        let field = json!({"oneOf": [{"$ref": "#/$defs/A"}, {"$ref": "#/$defs/B"}],
+            "discriminator": {"propertyName": "kind",
+                "mapping": {"a": "#/$defs/A", "b": "#/$defs/B"}}, "title": "Part"});
+        let optional = json!({"anyOf": [field.clone(), {"type": "null"}], "default": null});
+        let command = |name: &str| {
+            json!({"type": "object", "required": ["action", "p"], "properties": {
+                "action": {"const": name},
+                "p": field.clone(), "q": optional.clone(), "r": optional.clone(),
+                "list": {"type": "array", "items": field.clone()}}})
+        };
+        let doc = json!({"oneOf": [command("x"), command("y")], "$defs": {
+            "A": {"type": "object", "required": ["kind"], "properties": {
+                "kind": {"const": "a"}, "v": {"type": "string"}}},
+            "B": {"type": "object", "required": ["kind"], "properties": {
+                "kind": {"const": "b"}, "w": {"anyOf": [{"$ref": "#/$defs/A"}, {"type": "null"}]}}}}});
+        // The root; per command p, q and r (each with its oneOf), the list's items; B's w.
+        assert_eq!(assert_shared_reads_alone(&doc), 1 + 2 * 6 + 1);
+    }
+
+    /// A reference into a site: the part it leads to is the first site's for every site written
+    /// like it, so a copy with the pointer moved under another site would read the wrong node.
+    #[test]
+    fn a_site_referenced_into_is_identified_on_its_own() {
+        let site = json!({"oneOf": [
+            {"type": "object", "required": ["k"], "properties": {"k": {"const": "a"}},
+             "allOf": [{"$ref": "#/properties/s1/oneOf/1/properties/x"}]},
+            {"type": "object", "required": ["k"], "properties": {"k": {"const": "b"},
+             "x": {"type": "object", "properties": {"z": {"type": "string"}}}}}
+        ]});
+        let doc = json!({"type": "object", "properties": {
+            "s1": site.clone(), "s2": site.clone(), "s3": site}});
+        assert_eq!(assert_shared_reads_alone(&doc), 3);
+        let facts = crate::wellformed::check(&doc).expect("well-formed");
+        let all = identify_all(&doc, &facts.union_sites, &facts.ref_targets);
+        let Some(Identified::Union(s3)) = all.get("/properties/s3") else {
+            panic!(
+                "s3 is a discriminated union: {:?}",
+                all.get("/properties/s3")
+            );
+        };
+        assert!(
+            s3.branches[0].parts.contains(&Part::Node(
+                "/properties/s1/oneOf/1/properties/x".to_owned()
+            )),
+            "{:?}",
+            s3.branches[0].parts
+        );
     }
 }

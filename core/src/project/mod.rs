@@ -96,10 +96,18 @@ fn project_document(schema: &Value, options: &Options, facts: Facts) -> Result<F
             facts.draft,
             &facts.union_sites,
             root_referenced,
+            &facts.ref_targets,
             None,
         ),
         Scope::Root if root_referenced && facts.union_sites.iter().any(String::is_empty) => {
-            polarity::frozen(schema, facts.draft, &[String::new()], true, None)
+            polarity::frozen(
+                schema,
+                facts.draft,
+                &[String::new()],
+                true,
+                &facts.ref_targets,
+                None,
+            )
         }
         Scope::Root => Frozen::default(),
     };

@@ -10,7 +10,7 @@ use super::assemble::UnionInput;
 use super::{KEPT_AFTER, KEPT_BEFORE, Projector, SIBLING_KEYWORDS, faults, project_document};
 use crate::diagnostics::{Diagnostics, SkipReason, SkippedSite};
 use crate::error::Error;
-use crate::identify::{self, Identified, Part, Union};
+use crate::identify::{Identified, Part, Union};
 use crate::keywords;
 use crate::pointer;
 use crate::polarity::{self, Frozen};
@@ -34,7 +34,6 @@ pub(crate) fn run_owned(schema: Value, options: &Options) -> Result<Flattened, E
     // Identify every union site on the original, then give it up and project in place, moving
     // instead of copying. Without `$ref`, kinds and drafts need only `$schema`.
     let mut sites = identify_sites(&schema, &facts, options);
-    polarity::register_joined(&mut sites);
     let context = draft_context(&schema);
     let frozen = freeze_owned(&schema, &facts, options, &mut sites);
     let mut projector = Projector {
@@ -57,18 +56,14 @@ pub(crate) fn run_owned(schema: Value, options: &Options) -> Result<Flattened, E
     })
 }
 
-/// The identification of every union site in scope, made on the original before it is given up.
+/// The identification of every union site in scope, made on the original before it is given up
+/// (sites written alike identified once, [`polarity::identify_all`]).
 fn identify_sites(schema: &Value, facts: &Facts, options: &Options) -> HashMap<String, Identified> {
-    let mut sites = HashMap::new();
-    for site in &facts.union_sites {
-        if options.scope == Scope::Root && !site.is_empty() {
-            continue;
-        }
-        if let Some(Value::Object(map)) = pointer::get(schema, site) {
-            sites.insert(site.clone(), identify::identify(map, site, schema));
-        }
-    }
-    sites
+    let in_scope = facts
+        .union_sites
+        .iter()
+        .filter(|site| options.scope == Scope::All || site.is_empty());
+    polarity::identify_all(schema, in_scope, &facts.ref_targets)
 }
 
 /// What the projection reads of the document once it is given up: its `$schema` only (without
@@ -96,7 +91,14 @@ fn freeze_owned(
         return Frozen::default();
     }
     // Without `$ref` nothing reaches the root from a frozen place.
-    let frozen = polarity::frozen(schema, facts.draft, &facts.union_sites, false, Some(sites));
+    let frozen = polarity::frozen(
+        schema,
+        facts.draft,
+        &facts.union_sites,
+        false,
+        &facts.ref_targets,
+        Some(sites),
+    );
     for site in &frozen.sites {
         if let Some(id @ Identified::Union(_)) = sites.get_mut(site) {
             *id = Identified::NotUnion(Some(SkipReason::Frozen));

@@ -319,8 +319,8 @@ pub(crate) fn identify(node: &Map<String, Value>, ptr: &str, document: &Value) -
     identify_in(node, ptr, document, mode, &mut Nesting::default()).0
 }
 
-/// The text of a small union node, the key under which sites written exactly alike share one
-/// identification (`None` for a node that is not a union or holds more than [`SITE_TEXT_NODES`]
+/// The text of a small union node without its own annotations, the key under which sites written
+/// alike share one identification (`None` for a node that is not a union or holds more than [`SITE_TEXT_NODES`]
 /// schema nodes): Pydantic writes a union field as the same `oneOf` of `$ref`s with a
 /// `discriminator` at every use, and an optional one as the same `anyOf` of that and
 /// `{"type": "null"}`. A `$ref` counts as one node (its target is read through the same pointer
@@ -328,7 +328,16 @@ pub(crate) fn identify(node: &Map<String, Value>, ptr: &str, document: &Value) -
 pub(crate) fn site_text(node: &Map<String, Value>) -> Option<String> {
     keywords::wrapper_members(node)?;
     let mut budget = SITE_TEXT_NODES;
-    small(node, &mut budget).then(|| serde_json::to_string(node).unwrap_or_default())
+    if !small(node, &mut budget) {
+        return None;
+    }
+    // The site's own annotations are left out: Pydantic titles every field, and identification
+    // reads the members' titles (hint labels), never the site's.
+    let asserting: Vec<(&String, &Value)> = node
+        .iter()
+        .filter(|(k, _)| !keywords::is_annotation(k))
+        .collect();
+    Some(serde_json::to_string(&asserting).unwrap_or_default())
 }
 
 /// How many schema nodes a union site may hold for [`site_text`] to key it.

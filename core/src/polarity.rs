@@ -400,10 +400,17 @@ mod tests {
             "discriminator": {"propertyName": "kind",
                 "mapping": {"a": "#/$defs/A", "b": "#/$defs/B"}}, "title": "Part"});
         let optional = json!({"anyOf": [field.clone(), {"type": "null"}], "default": null});
+        // Pydantic titles each field: sites differ in their own annotations only.
+        let titled = |site: &Value, title: &str| {
+            let mut site = site.clone();
+            site["title"] = json!(title);
+            site["description"] = json!(format!("The {title}."));
+            site
+        };
         let command = |name: &str| {
             json!({"type": "object", "required": ["action", "p"], "properties": {
                 "action": {"const": name},
-                "p": field.clone(), "q": optional.clone(), "r": optional.clone(),
+                "p": titled(&field, name), "q": optional.clone(), "r": titled(&optional, "R"),
                 "list": {"type": "array", "items": field.clone()}}})
         };
         let doc = json!({"oneOf": [command("x"), command("y")], "$defs": {

@@ -19,17 +19,13 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::corpus;
-use crate::oracle::{self, Measure, Oracle, Outcome, Violation};
+use crate::oracle::{self, Measure, Oracle, Outcome, Skip, Violation};
 use crate::suite::SuiteReport;
 
 /// The unexplained validator disagreements an item's record keeps as examples: at least the
 /// report's `check::MAX_DISAGREEMENT_EXAMPLES` (a test in `check::results` holds them so), so
 /// the run's first examples are among the records.
 pub const MAX_EXAMPLES_PER_ITEM: usize = 20;
-
-/// The most open-world counterexamples shrunk per run (one per oracle and class); the driver
-/// and the merge apply the same cap.
-pub const MAX_OPEN_WORLD_SHRINKS: usize = 6;
 
 /// One shard of a run: the `index`-th (1-based) of `count`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -122,10 +118,7 @@ impl From<Shard> for String {
 /// The oracles' one-letter codes in [`Outcomes::verdicts`]: `a` is the first of this list.
 /// A results file carries its own table (`oracle_codes`), so a reader never depends on this order.
 pub(crate) fn oracle_codes() -> Vec<Oracle> {
-    Oracle::ALL
-        .into_iter()
-        .chain([Oracle::Idempotence])
-        .collect()
+    Oracle::ALL.to_vec()
 }
 
 /// A violation as the results file keeps it.
@@ -191,7 +184,8 @@ fn copy_fault(_options: &mut Options, _base: &Options) {}
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Outcomes {
     /// Two characters per outcome, in the order the oracles answered: the oracle's code (a letter,
-    /// `oracle_codes` of the results file) and `p` (passed), `f` (failed) or `s` (skipped).
+    /// `oracle_codes` of the results file) and `p` (passed), `f` (failed) or a skip's code ([`Skip::CODES`]: `s` not applicable, `e`
+    /// errored, `d` declined, `c` crashed, `x` protocol error).
     pub verdicts: String,
     /// The violations of the failed outcomes, in order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -246,9 +240,9 @@ impl Outcomes {
                     }
                 }
                 Outcome::Skipped(why) => {
-                    record.verdicts.push('s');
+                    record.verdicts.push(why.code());
                     if *oracle == Oracle::FlattenAccepts {
-                        record.unjudgeable.push(why.clone());
+                        record.unjudgeable.push(why.reason().to_owned());
                     }
                 }
                 Outcome::Failed(v) => {
@@ -283,38 +277,44 @@ impl Outcomes {
                 .and_then(|i| codes.get(usize::from(i)))
                 .copied()
                 .ok_or_else(|| format!("verdicts {:?}: unknown oracle code", self.verdicts))?;
-            let outcome = match pair[1] {
-                b'p' => {
-                    let mut m = Measure::default();
-                    if oracle == Oracle::Soundness && !soundness_measured {
-                        soundness_measured = true;
-                        m.undefined_disagreements = self.undefined_disagreements;
-                        m.disagreements.clone_from(&self.disagreements);
-                        // The count beyond the kept examples: placeholders (never shown).
-                        m.disagreements.resize(
-                            self.unexplained_disagreements.max(self.disagreements.len()),
-                            Value::Null,
-                        );
+            let outcome =
+                match pair[1] {
+                    b'p' => {
+                        let mut m = Measure::default();
+                        if oracle == Oracle::Soundness && !soundness_measured {
+                            soundness_measured = true;
+                            m.undefined_disagreements = self.undefined_disagreements;
+                            m.disagreements.clone_from(&self.disagreements);
+                            // The count beyond the kept examples: placeholders (never shown).
+                            m.disagreements.resize(
+                                self.unexplained_disagreements.max(self.disagreements.len()),
+                                Value::Null,
+                            );
+                        }
+                        if oracle == Oracle::StaticSoundness && !static_measured {
+                            static_measured = true;
+                            m.static_yes = self.static_yes;
+                            m.static_unknown = self.static_unknown;
+                        }
+                        Outcome::Passed(m)
                     }
-                    if oracle == Oracle::StaticSoundness && !static_measured {
-                        static_measured = true;
-                        m.static_yes = self.static_yes;
-                        m.static_unknown = self.static_unknown;
+                    b'f' => {
+                        let v = violations
+                            .next()
+                            .ok_or_else(|| "a failed verdict without its violation".to_owned())?;
+                        Outcome::Failed(Box::new(v.restore(base)?))
                     }
-                    Outcome::Passed(m)
-                }
-                b's' if oracle == Oracle::FlattenAccepts => {
-                    Outcome::Skipped(unjudgeable.next().cloned().unwrap_or_default())
-                }
-                b's' => Outcome::Skipped(String::new()),
-                b'f' => {
-                    let v = violations
-                        .next()
-                        .ok_or_else(|| "a failed verdict without its violation".to_owned())?;
-                    Outcome::Failed(Box::new(v.restore(base)?))
-                }
-                _ => return Err(format!("verdicts {:?}: unknown verdict", self.verdicts)),
-            };
+                    code => {
+                        let reason = if oracle == Oracle::FlattenAccepts {
+                            unjudgeable.next().cloned().unwrap_or_default()
+                        } else {
+                            String::new()
+                        };
+                        Outcome::Skipped(Skip::of_code(char::from(code), reason).ok_or_else(
+                            || format!("verdicts {:?}: unknown verdict", self.verdicts),
+                        )?)
+                    }
+                };
             out.push((oracle, outcome));
         }
         Ok(out)
@@ -499,9 +499,31 @@ mod tests {
     }
 
     #[test]
+    fn every_skip_kind_survives_the_record() {
+        let outcomes: Vec<(Oracle, Outcome)> = [
+            Skip::NotApplicable(String::new()),
+            Skip::Errored(String::new()),
+            Skip::Declined(String::new()),
+            Skip::Crashed(String::new()),
+            Skip::ProtocolError(String::new()),
+        ]
+        .into_iter()
+        .map(|s| (Oracle::Soundness, Outcome::Skipped(s)))
+        .chain([(
+            Oracle::FlattenAccepts,
+            Outcome::Skipped(Skip::NotApplicable("the judge cannot compile it".into())),
+        )])
+        .collect();
+        let restored = Outcomes::of(&outcomes)
+            .restore(&oracle_codes(), &Options::default())
+            .expect("restores");
+        assert_eq!(restored, outcomes);
+    }
+
+    #[test]
     fn damaged_verdicts_are_refused() {
         let codes = oracle_codes();
-        for verdicts in ["a", "zp", "ax", "af"] {
+        for verdicts in ["a", "zp", "aq", "af"] {
             let record = Outcomes {
                 verdicts: verdicts.to_owned(),
                 ..Outcomes::default()

@@ -69,6 +69,7 @@ mod with_faults {
         config.progress_bar = false;
         config.max_shrink_steps = 20;
         config.open_world_cases = Some(0);
+        config.fail_fast = true;
         config.base = Options::default().with_fault(Some(fault));
         let result = check::run(&config, &mut |_| {});
         let Some((violation, _)) = result.violations.first() else {

@@ -63,8 +63,9 @@ fn one_job_and_three_jobs_find_the_same() {
     assert!(one.passed() > 150, "the oracles ran: {}", one.table());
 }
 
-/// The first violation stops the model generator at the same case whatever the number of jobs:
-/// the cases drawn past it (still in flight on other workers) are dropped, not counted.
+/// Failing fast, the first violation stops the model generator at the same case whatever the
+/// number of jobs: the cases drawn past it (still in flight on other workers) are dropped, not
+/// counted.
 #[cfg(feature = "fault-injection")]
 #[test]
 fn a_violation_stops_at_the_same_case_for_every_number_of_jobs() {
@@ -72,6 +73,7 @@ fn a_violation_stops_at_the_same_case_for_every_number_of_jobs() {
         let mut config = config(jobs, 400, 11);
         config.open_world_cases = Some(0);
         config.max_shrink_steps = 50;
+        config.fail_fast = true;
         config.base.fault = Some(flatjoin::Fault::FirstWins);
         check::run(&config, &mut |_| {})
     };
@@ -92,4 +94,42 @@ fn a_violation_stops_at_the_same_case_for_every_number_of_jobs() {
             .collect::<Vec<_>>()
     };
     assert_eq!(found(&one), found(&three));
+}
+
+/// Without `--fail-fast` every case runs, and only the first violation of each oracle is shrunk
+/// (`check::policy`), for every number of jobs alike.
+#[cfg(feature = "fault-injection")]
+#[test]
+fn every_case_runs_and_each_oracle_is_shrunk_once() {
+    let with_fault = |jobs: usize| {
+        let mut config = config(jobs, 120, 11);
+        config.open_world_cases = Some(0);
+        config.max_shrink_steps = 20;
+        config.base.fault = Some(flatjoin::Fault::FirstWins);
+        check::run(&config, &mut |_| {})
+    };
+    let one = with_fault(1);
+    assert_eq!(one.generated, 120, "every case ran");
+    let failed_cases = one.generators[0].failed_cases;
+    assert!(failed_cases > 1, "the fault fails more than one case");
+    // Each failing case lists its first violation; the first of each oracle is shrunk.
+    assert_eq!(one.violations.len(), failed_cases as usize);
+    let mut shrunk: Vec<String> = one
+        .items
+        .model
+        .iter()
+        .filter_map(|item| item.shrunk.as_ref())
+        .map(|s| s.violation.oracle.clone())
+        .collect();
+    let n = shrunk.len();
+    assert!(
+        n >= 1 && n < failed_cases as usize,
+        "{n} shrunk of {failed_cases}"
+    );
+    shrunk.sort();
+    shrunk.dedup();
+    assert_eq!(shrunk.len(), n, "an oracle shrunk twice");
+    let two = with_fault(2);
+    assert_eq!(one.oracles, two.oracles);
+    assert_eq!(one.violations.len(), two.violations.len());
 }

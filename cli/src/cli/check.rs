@@ -69,6 +69,10 @@ pub struct CheckArgs {
     /// Open-world cases (default: a quarter of `--cases`).
     #[arg(long, value_name = "N")]
     pub open_world_cases: Option<u32>,
+    /// Stop each generator after the case of its first counterexample (default: every case
+    /// runs, and the first violation of each oracle is shrunk and written).
+    #[arg(long)]
+    pub fail_fast: bool,
     /// Run shard K of N (1-based: K in 1..=N, as `cargo nextest run --partition count:K/N`):
     /// every N-th corpus file, suite draft and generated case index, starting at position K-1.
     /// The N shards of one seed run exactly the unsharded run's cases; `flatjoin check-merge`
@@ -166,6 +170,7 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, String> {
     };
     config.max_shrink_steps = args.shrink_steps;
     config.open_world_cases = args.open_world_cases;
+    config.fail_fast = args.fail_fast;
     if !args.implementation.is_empty() {
         if args.inject_fault.is_some() {
             return Err(

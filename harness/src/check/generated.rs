@@ -1,8 +1,7 @@
-//! The generated phases of a run: the model generator's cases (stopping at the first violation,
-//! which is shrunk and written) and the open-world generator's (every case runs; the first
-//! violation per oracle is shrunk and written). Case `i` of a generator is a function of the
-//! seed and `i` alone ([`draw::case_runner`]), drawn and evaluated on the pool and folded in case
-//! order.
+//! The generated phases of a run: the model generator's cases and the open-world generator's,
+//! each following the one rule of [`super::policy`] after a violation. Case `i` of a generator
+//! is a function of the seed and `i` alone ([`draw::case_runner`]), drawn and evaluated on the
+//! pool and folded in case order.
 
 use std::ops::ControlFlow;
 use std::time::Instant;
@@ -11,6 +10,7 @@ use flatjoin::Options;
 use proptest::strategy::{Strategy, ValueTree};
 
 use super::order::{WINDOW_PER_JOB, evaluate_in_order};
+use super::policy::Counterexamples;
 use super::regression::save_shrunk;
 use super::result::{CheckResult, GeneratorResult};
 use super::{CheckConfig, options_for, without_fault};
@@ -19,7 +19,7 @@ use crate::generate;
 use crate::model::Case;
 use crate::open_world::{self, OpenCase};
 use crate::oracle::{self, CaseReport, Oracle, Outcome, Violation};
-use crate::shard::{self, CaseItem, MAX_OPEN_WORLD_SHRINKS};
+use crate::shard::{self, CaseItem};
 
 /// The typed model's generator, as the report names it.
 pub const MODEL_GENERATOR: &str = "model";
@@ -71,10 +71,12 @@ pub(super) fn shrink(
     })
 }
 
-/// The model phase: `config.cases` cases, each under [`options_for`] its index, until the first
-/// violation (shrunk and written); `progress(done, total)` after each case when a bar is shown.
+/// The model phase: `config.cases` cases, each under [`options_for`] its index, the first
+/// violation of each oracle shrunk and written ([`super::policy`]); `progress(done, total)`
+/// after each case when a bar is shown.
 pub(super) fn model_phase(
     config: &CheckConfig,
+    kept: &mut Counterexamples,
     pool: &rayon::ThreadPool,
     log: &mut dyn FnMut(&str),
     progress: &mut dyn FnMut(u32, u32),
@@ -84,6 +86,7 @@ pub(super) fn model_phase(
         start: Instant::now(),
         result: CheckResult::default(),
         generator: GeneratorResult::named(MODEL_GENERATOR),
+        kept,
         total: config.shard.share(config.cases),
         done: 0,
     };
@@ -128,14 +131,16 @@ struct ModelPhase<'a> {
     start: Instant,
     result: CheckResult,
     generator: GeneratorResult,
+    /// The oracles whose first violation the run has shrunk.
+    kept: &'a mut Counterexamples,
     /// The shard's cases, and how many were folded.
     total: u32,
     done: u32,
 }
 
 impl ModelPhase<'_> {
-    /// Tallies case `i`, reports progress, and on its first violation stops the phase (after
-    /// [`ModelPhase::counterexample`]).
+    /// Tallies case `i`, reports progress, and hands its first violation to
+    /// [`ModelPhase::counterexample`].
     fn fold(
         &mut self,
         i: u32,
@@ -175,8 +180,8 @@ impl ModelPhase<'_> {
     }
 
     /// Case `i` failed with `first`: passed over when it fails the same way without the
-    /// injected fault (a core bug, not the fault's doing); else shrunk, written, and the phase
-    /// stops.
+    /// injected fault (a core bug, not the fault's doing); else shrunk and written when it is the
+    /// first of its oracle, listed as it is otherwise; the phase stops when the run fails fast.
     fn counterexample(
         &mut self,
         i: u32,
@@ -202,13 +207,27 @@ impl ModelPhase<'_> {
             }
             return ControlFlow::Continue(());
         }
+        let stop = if config.fail_fast {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        };
+        if !self.kept.take(first.oracle) {
+            log(&format!(
+                "case {i} failed {}: {}",
+                first.oracle,
+                shard::violation_line(&first)
+            ));
+            self.result.violations.push((first, None));
+            return stop;
+        }
         log(&format!("case {i} failed {}; shrinking…", first.oracle));
         let Some(mut tree) = model_case(config.seed, i) else {
             if let Some(item) = self.result.items.model.last_mut() {
                 item.set_shrunk(None);
             }
             self.result.violations.push((first, None));
-            return ControlFlow::Break(());
+            return stop;
         };
         let (case, shrunk) = shrink(&mut tree, first, &options, config.max_shrink_steps);
         let found_by = format!("{} (case {i}, seed {})", config.command, config.seed);
@@ -223,16 +242,16 @@ impl ModelPhase<'_> {
             item.set_shrunk(Some((&shrunk, written.as_deref())));
         }
         self.result.violations.push((shrunk, written));
-        self.result.counterexample = Some((case, options));
-        ControlFlow::Break(())
+        self.result.counterexample.get_or_insert((case, options));
+        stop
     }
 }
 
-/// The open-world phase: every case runs to the end (a violation does not stop the run, so
-/// that one run reports every class it reaches); the first violation per oracle (up to
-/// [`MAX_OPEN_WORLD_SHRINKS`]) is shrunk and written under the counterexamples folder.
+/// The open-world phase: its cases under [`options_for`] their indices, the first violation of
+/// each oracle shrunk and written ([`super::policy`]).
 pub(super) fn open_world_phase(
     config: &CheckConfig,
+    kept: &mut Counterexamples,
     pool: &rayon::ThreadPool,
     log: &mut dyn FnMut(&str),
 ) -> CheckResult {
@@ -242,7 +261,7 @@ pub(super) fn open_world_phase(
         cases: config.open_world_cases.unwrap_or(config.cases / 4),
         result: CheckResult::default(),
         generator: GeneratorResult::named(OPEN_WORLD_GENERATOR),
-        shrunk_oracles: Vec::new(),
+        kept,
         done: 0,
     };
     // The shard's case indices (SPEC §6 decision 58); progress counts them.
@@ -257,12 +276,12 @@ pub(super) fn open_world_phase(
                 .map(|(tree, _)| open_world::evaluate(&tree.current(), options))
                 .ok_or_else(|| format!("the open-world generator rejected case {i}"))
         },
-        |(i, options), evaluated| {
-            match evaluated {
-                Ok(outcomes) => phase.fold(i, &options, &outcomes, log),
-                Err(e) => log(&e),
+        |(i, options), evaluated| match evaluated {
+            Ok(outcomes) => phase.fold(i, &options, &outcomes, log),
+            Err(e) => {
+                log(&e);
+                ControlFlow::Continue(())
             }
-            ControlFlow::Continue(())
         },
     );
     phase.generator.time = phase.start.elapsed();
@@ -278,22 +297,22 @@ struct OpenWorldPhase<'a> {
     cases: u32,
     result: CheckResult,
     generator: GeneratorResult,
-    /// The oracles whose first violation was shrunk already.
-    shrunk_oracles: Vec<Oracle>,
+    /// The oracles whose first violation the run has shrunk.
+    kept: &'a mut Counterexamples,
     /// Cases folded.
     done: u32,
 }
 
 impl OpenWorldPhase<'_> {
     /// Tallies case `i`, reports progress, and lists its first violation (shrinking it when it
-    /// is the first of its oracle).
+    /// is the first of its oracle); breaks when the run fails fast and the case failed.
     fn fold(
         &mut self,
         i: u32,
         options: &Options,
         outcomes: &[(Oracle, Outcome)],
         log: &mut dyn FnMut(&str),
-    ) {
+    ) -> ControlFlow<()> {
         let config = self.config;
         self.result
             .items
@@ -311,7 +330,12 @@ impl OpenWorldPhase<'_> {
             ));
         }
         let Some(first) = open_world::first_violation(outcomes) else {
-            return;
+            return ControlFlow::Continue(());
+        };
+        let stop = if config.fail_fast {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
         };
         let line = shard::violation_line(&first);
         log(&format!(
@@ -321,18 +345,16 @@ impl OpenWorldPhase<'_> {
         self.result
             .open_world_failures
             .push((i, first.oracle, line));
-        if self.shrunk_oracles.contains(&first.oracle)
-            || self.shrunk_oracles.len() >= MAX_OPEN_WORLD_SHRINKS
-        {
+        if !self.kept.take(first.oracle) {
             self.result.violations.push((first, None));
-            return;
+            return stop;
         }
-        self.shrunk_oracles.push(first.oracle);
         let written = shrink_open_world(config, i, options, first, log);
         if let Some(item) = self.result.items.open_world.last_mut() {
             item.set_shrunk(written.1.then_some((&written.0, written.2.as_deref())));
         }
         self.result.violations.push((written.0, written.2));
+        stop
     }
 }
 

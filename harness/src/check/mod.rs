@@ -3,10 +3,11 @@
 //!
 //! 1. *corpus* (`replay.rs`): every corpus file through every applicable oracle;
 //! 2. *suite* (`replay.rs`): the official JSON-Schema-Test-Suite, all five drafts;
-//! 3. *model* (`generated.rs`): N cases of the typed model's generator from a fixed seed, the
-//!    first counterexample shrunk and written under `flatjoin-counterexamples/` (never the corpus);
-//! 4. *open world* (`generated.rs`): the open-world generator's cases, the first counterexample
-//!    per oracle shrunk and written;
+//! 3. *model* (`generated.rs`): N cases of the typed model's generator from a fixed seed;
+//! 4. *open world* (`generated.rs`): the open-world generator's cases;
+//!
+//!    in both, the first counterexample of each oracle is shrunk and written under
+//!    `flatjoin-counterexamples/` (never the corpus), the one rule of [`policy`];
 //! 5. *report* (`report.rs`): `reports/conformance.md`, rendered from the merged result alone.
 //!
 //! Generated cases alternate the option sets ([`options_for`]: declared reading, permissive
@@ -29,6 +30,7 @@ use crate::shard::Shard;
 
 mod generated;
 mod order;
+pub mod policy;
 mod regression;
 mod replay;
 mod report;
@@ -40,6 +42,7 @@ pub use generated::{
 };
 pub(crate) use order::{WINDOW_PER_JOB, evaluate_in_order};
 pub use report::report_markdown;
+pub(crate) use result::counts_for;
 pub use result::{
     CheckResult, Counts, FormCounts, GeneratorResult, MAX_DISAGREEMENT_EXAMPLES, RunInfo,
 };
@@ -86,6 +89,9 @@ pub struct CheckConfig {
     /// The shard to run ([`Shard::WHOLE`]: everything; SPEC §6 decision 58): each phase keeps
     /// the positions of its inputs that belong to it.
     pub shard: Shard,
+    /// Stop each generated phase after the case of its first counterexample (`--fail-fast`);
+    /// otherwise every case runs ([`policy`]).
+    pub fail_fast: bool,
 }
 
 impl CheckConfig {
@@ -105,6 +111,7 @@ impl CheckConfig {
             jobs: default_jobs(),
             open_world_cases: None,
             shard: Shard::WHOLE,
+            fail_fast: false,
         }
     }
 
@@ -157,8 +164,11 @@ pub fn run_with_progress(
         result.merge(replay::corpus_phase(config, dir, &pool, log));
         result.merge(replay::suite_phase(config, dir, &pool, log));
     }
-    result.merge(generated::model_phase(config, &pool, log, progress));
-    result.merge(generated::open_world_phase(config, &pool, log));
+    let mut kept = policy::Counterexamples::default();
+    result.merge(generated::model_phase(
+        config, &mut kept, &pool, log, progress,
+    ));
+    result.merge(generated::open_world_phase(config, &mut kept, &pool, log));
     result.total_time = start.elapsed();
     if let Some(path) = &config.report {
         write_report(path, &report_markdown(&result), log);

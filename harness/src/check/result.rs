@@ -11,34 +11,44 @@ use flatjoin::Options;
 use serde_json::Value;
 
 use crate::model::Case;
-use crate::oracle::{Oracle, Outcome, UnionTally, Violation};
+use crate::oracle::{Oracle, Outcome, Skip, UnionTally, Violation};
 use crate::shard::Items;
 use crate::suite::SuiteReport;
 
 /// How many unexplained validator disagreements a run keeps as examples.
 pub const MAX_DISAGREEMENT_EXAMPLES: usize = 20;
 
-/// Per-oracle counts.
+/// Per-oracle counts, of the core in process and of an implementation behind the protocol
+/// alike: one verdict per outcome, a skip counted by its kind ([`Skip`]).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Counts {
-    /// Inputs it ran on (passed + failed + skipped).
+    /// Inputs it ran on (every outcome below).
     pub cases: u64,
     /// Passed.
     pub passed: u64,
-    /// Failed.
+    /// Failed: counterexamples.
     pub failed: u64,
-    /// Did not apply.
+    /// The guarantee did not apply to the input.
     pub skipped: u64,
+    /// The flattener refused the input.
+    pub errored: u64,
+    /// The flattener declined the input.
+    pub declined: u64,
+    /// The flattener crashed, hung or broke the protocol.
+    pub crashed: u64,
 }
 
 impl Counts {
     /// Counts one outcome.
-    fn count(&mut self, outcome: &Outcome) {
+    pub(crate) fn count(&mut self, outcome: &Outcome) {
         self.cases += 1;
         match outcome {
             Outcome::Passed(_) => self.passed += 1,
-            Outcome::Skipped(_) => self.skipped += 1,
             Outcome::Failed(_) => self.failed += 1,
+            Outcome::Skipped(Skip::NotApplicable(_)) => self.skipped += 1,
+            Outcome::Skipped(Skip::Errored(_)) => self.errored += 1,
+            Outcome::Skipped(Skip::Declined(_)) => self.declined += 1,
+            Outcome::Skipped(Skip::Crashed(_) | Skip::ProtocolError(_)) => self.crashed += 1,
         }
     }
 
@@ -48,11 +58,14 @@ impl Counts {
         self.passed += other.passed;
         self.failed += other.failed;
         self.skipped += other.skipped;
+        self.errored += other.errored;
+        self.declined += other.declined;
+        self.crashed += other.crashed;
     }
 }
 
 /// The counts of `oracle` in `list`, added (zeroed) at the end when it has none yet.
-fn counts_for(list: &mut Vec<(Oracle, Counts)>, oracle: Oracle) -> &mut Counts {
+pub(crate) fn counts_for(list: &mut Vec<(Oracle, Counts)>, oracle: Oracle) -> &mut Counts {
     let i = match list.iter().position(|(n, _)| *n == oracle) {
         Some(i) => i,
         None => {

@@ -19,15 +19,13 @@ use flatjoin::Options;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::policy::Counterexamples;
 use super::{
     CheckConfig, CheckResult, GeneratorResult, MODEL_GENERATOR, OPEN_WORLD_GENERATOR, fault_name,
 };
 use crate::corpus;
 use crate::oracle::{Oracle, Outcome, Violation};
-use crate::shard::{
-    CaseItem, CorpusItem, Items, MAX_OPEN_WORLD_SHRINKS, Outcomes, Shard, SuiteItem, oracle_codes,
-    violation_line,
-};
+use crate::shard::{CaseItem, CorpusItem, Items, Shard, SuiteItem, oracle_codes, violation_line};
 use crate::suite::{self, SuiteReport};
 
 /// The `format` field of a results file (its version: a reader refuses any other).
@@ -56,6 +54,9 @@ pub struct Run {
     pub fault: Option<String>,
     /// Upper bound on shrinking steps.
     pub shrink_steps: u32,
+    /// Each generated phase stopped at its first counterexample (`--fail-fast`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub fail_fast: bool,
 }
 
 impl Run {
@@ -69,6 +70,7 @@ impl Run {
             corpus: config.corpus.as_ref().map(|p| p.display().to_string()),
             fault: fault_name(&config.base).map(str::to_owned),
             shrink_steps: config.max_shrink_steps,
+            fail_fast: config.fail_fast,
         }
     }
 
@@ -84,6 +86,7 @@ impl Run {
         config.quiet = true;
         config.progress_bar = false;
         config.max_shrink_steps = self.shrink_steps;
+        config.fail_fast = self.fail_fast;
         config.base = with_fault(Options::default(), self.fault.as_deref())?;
         Ok(config)
     }
@@ -324,9 +327,9 @@ fn findings_of(
 }
 
 /// Folds `items` as the unsharded run folds what it evaluates (SPEC §6 decision 59): the corpus in
-/// file order, the suite by draft, the model's cases in index order up to the first one with a
-/// violation (not passed over as unattributed), the open-world cases in index order with the first
-/// violation per oracle shrunk (at most [`MAX_OPEN_WORLD_SHRINKS`]).
+/// file order, the suite by draft, each generator's cases in index order by the one rule of
+/// [`super::policy`] (the first violation of each oracle shrunk; with `--fail-fast`, up to the
+/// first case with a violation not passed over as unattributed).
 pub fn fold(run: &Run, codes: &[Oracle], items: &Items, timing: Timing) -> Result<Folded, String> {
     let config = run.config()?;
     let base = &config.base;
@@ -366,9 +369,10 @@ pub fn fold(run: &Run, codes: &[Oracle], items: &Items, timing: Timing) -> Resul
         result.suite.push(item.report.clone());
         kept.suite.push(item.clone());
     }
-    let outputs = (&mut result, &mut kept, &mut findings);
+    let mut shrunk = Counterexamples::default();
+    let outputs = (&mut result, &mut kept, &mut findings, &mut shrunk);
     let model = fold_generator(Generator::Model, &config, codes, items, outputs)?;
-    let outputs = (&mut result, &mut kept, &mut findings);
+    let outputs = (&mut result, &mut kept, &mut findings, &mut shrunk);
     let open_world = fold_generator(Generator::OpenWorld, &config, codes, items, outputs)?;
     result.generated_time = Duration::from_secs_f64(timing.model_seconds.max(0.0));
     result.total_time = Duration::from_secs_f64(timing.total_seconds.max(0.0));
@@ -388,14 +392,12 @@ pub fn fold(run: &Run, codes: &[Oracle], items: &Items, timing: Timing) -> Resul
     })
 }
 
-/// The two generators a run folds, and the rule each follows after a violation.
+/// The two generators a run folds.
 #[derive(Clone, Copy)]
 enum Generator {
-    /// Stops at its first attributed violation (later cases, run by other shards, are not part
-    /// of the run); every violation is shrunk.
+    /// The typed model's.
     Model,
-    /// Runs every case; the first violation per oracle is shrunk, at most
-    /// [`MAX_OPEN_WORLD_SHRINKS`] of them.
+    /// The open world's.
     OpenWorld,
 }
 
@@ -436,13 +438,17 @@ fn fold_generator(
     config: &CheckConfig,
     codes: &[Oracle],
     items: &Items,
-    (result, kept, findings): (&mut CheckResult, &mut Items, &mut Vec<Finding>),
+    (result, kept, findings, kept_oracles): (
+        &mut CheckResult,
+        &mut Items,
+        &mut Vec<Finding>,
+        &mut Counterexamples,
+    ),
 ) -> Result<GeneratorResult, String> {
     let mut counts = GeneratorResult {
         name: generator.name().to_owned(),
         ..GeneratorResult::default()
     };
-    let mut shrunk_oracles: Vec<Oracle> = Vec::new();
     let mut cases: Vec<&CaseItem> = generator.items(items).iter().collect();
     cases.sort_by_key(|i| i.index);
     for item in cases {
@@ -477,13 +483,7 @@ fn fold_generator(
             ));
             continue;
         }
-        let shrinks = match generator {
-            Generator::Model => true,
-            Generator::OpenWorld => {
-                !shrunk_oracles.contains(&first.oracle)
-                    && shrunk_oracles.len() < MAX_OPEN_WORLD_SHRINKS
-            }
-        };
+        let shrinks = kept_oracles.take(first.oracle);
         let shrunk = match &item.shrunk {
             _ if !shrinks => None,
             Some(s) => Some((
@@ -498,9 +498,6 @@ fn fold_generator(
                 ));
             }
         };
-        if shrinks {
-            shrunk_oracles.push(first.oracle);
-        }
         match &shrunk {
             Some((v, file)) => result
                 .violations
@@ -515,7 +512,7 @@ fn fold_generator(
             shrunk.as_ref().map(|(v, f)| (v, f.as_deref())),
             false,
         ));
-        if let Generator::Model = generator {
+        if config.fail_fast {
             break;
         }
     }
@@ -661,15 +658,17 @@ pub fn merge(parts: Vec<Results>) -> Result<Merged, String> {
     let mut codes: Option<Vec<Oracle>> = None;
     for p in parts {
         let own = p.codes()?;
-        let mut part = p.items;
-        // Each file's own code table; re-coded into the first file's when they differ.
+        // The shards of one run come from one flatjoin, whose oracles code the verdicts alike.
         if let Some(c) = &codes
             && *c != own
         {
-            recode(&mut part, &own, c)?;
+            return Err(
+                "the results code their oracles differently (made by different flatjoin versions)"
+                    .to_owned(),
+            );
         }
         codes.get_or_insert(own);
-        items.extend(part);
+        items.extend(p.items);
         timing.total_seconds = timing.total_seconds.max(p.timing.total_seconds);
         timing.model_seconds += p.timing.model_seconds;
         timing.open_world_seconds += p.timing.open_world_seconds;
@@ -715,34 +714,6 @@ fn covered_shards(parts: &[Results]) -> Result<Vec<Shard>, String> {
         return Err(format!("missing shards: {}", missing.join(", ")));
     }
     Ok(shards)
-}
-
-/// Rewrites the verdict codes of `items` from the table `from` into the table `to`.
-fn recode(items: &mut Items, from: &[Oracle], to: &[Oracle]) -> Result<(), String> {
-    let map = |outcomes: &mut Outcomes| -> Result<(), String> {
-        let mut out = String::with_capacity(outcomes.verdicts.len());
-        for pair in outcomes.verdicts.as_bytes().chunks(2) {
-            let oracle = pair[0]
-                .checked_sub(b'a')
-                .and_then(|i| from.get(usize::from(i)))
-                .ok_or_else(|| format!("verdicts {:?}: unknown code", outcomes.verdicts))?;
-            let code = to
-                .iter()
-                .position(|o| o == oracle)
-                .ok_or_else(|| format!("oracle {oracle} missing from a code table"))?;
-            out.push(char::from(b'a' + code as u8));
-            out.push(char::from(*pair.get(1).unwrap_or(&b'?')));
-        }
-        outcomes.verdicts = out;
-        Ok(())
-    };
-    for item in &mut items.corpus {
-        map(&mut item.outcomes)?;
-    }
-    for item in items.model.iter_mut().chain(&mut items.open_world) {
-        map(&mut item.outcomes)?;
-    }
-    Ok(())
 }
 
 /// Text fit for XML character data and attribute values: markup escaped, characters XML 1.0
@@ -923,6 +894,28 @@ mod tests {
             &Options::default(),
         )
         .with_data(&serde_json::json!({"kind": "a"}))
+    }
+
+    /// Shards of one run merge; results whose oracle code tables differ (another flatjoin) are
+    /// refused rather than re-coded.
+    #[test]
+    fn a_merge_refuses_results_whose_oracles_are_coded_differently() {
+        let mut config = CheckConfig::new("merge test".to_owned());
+        config.corpus = None;
+        config.cases = 0;
+        config.open_world_cases = Some(0);
+        let result = CheckResult::new(config.run_info());
+        let mut one = Results::of(&config, &result).expect("results");
+        one.shard = Some(Shard::new(1, 2).expect("valid"));
+        let mut two = one.clone();
+        two.shard = Some(Shard::new(2, 2).expect("valid"));
+        assert!(merge(vec![one.clone(), two.clone()]).is_ok());
+        two.oracle_codes.reverse();
+        let refused = merge(vec![one, two]).expect_err("different tables");
+        assert!(
+            refused.contains("code their oracles differently"),
+            "{refused}"
+        );
     }
 
     /// The record of a case's outcomes gives back what the tally reads: the verdicts in order, the

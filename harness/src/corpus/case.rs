@@ -111,7 +111,7 @@ pub(super) fn replay_case(value: &Value, base: &Options) -> Vec<(Oracle, Outcome
     case.options = with_fault(case.options, base);
     let subject = match Subject::prepare(case.schema, &case.options) {
         Ok(Ok(s)) => s,
-        Ok(Err(reason)) => return vec![(Oracle::FlattenAccepts, Outcome::Skipped(reason))],
+        Ok(Err(reason)) => return vec![(Oracle::FlattenAccepts, Outcome::Skipped(reason.into()))],
         Err(v) => return vec![(Oracle::FlattenAccepts, failed(v))],
     };
     let subject = subject.with_instances(case.accepted_values(), Vec::new());

@@ -91,7 +91,7 @@ pub fn replay_file(path: &Path, base: &Options) -> FileReport {
         // instead of panicking, which is all SPEC §5 asks of it.
         Ok(Err(e)) => vec![(
             Oracle::FlattenAccepts,
-            Outcome::Skipped(format!("not a JSON document the core accepts: {e}")),
+            Outcome::Skipped(format!("not a JSON document the core accepts: {e}").into()),
         )],
         Err(e) => vec![(
             Oracle::CorpusExpectations,
@@ -173,7 +173,7 @@ fn expect_failure(
         .map(|(oracle, outcome)| match outcome {
             Outcome::Failed(v) => (
                 oracle,
-                Outcome::Skipped(format!("known failure (xfail: {why}): {}", v.message)),
+                Outcome::Skipped(format!("known failure (xfail: {why}): {}", v.message).into()),
             ),
             other => (oracle, other),
         })
@@ -283,7 +283,7 @@ fn replay_schema(
 ) -> Vec<(Oracle, Outcome)> {
     match Subject::prepare(schema, options) {
         Ok(Ok(subject)) => subject.with_instances(values, mixes).all(),
-        Ok(Err(reason)) => vec![(Oracle::FlattenAccepts, Outcome::Skipped(reason))],
+        Ok(Err(reason)) => vec![(Oracle::FlattenAccepts, Outcome::Skipped(reason.into()))],
         Err(v) => vec![(Oracle::FlattenAccepts, failed(v))],
     }
 }

@@ -162,6 +162,7 @@ mod tests {
         let again = [
             Oracle::Determinism,
             Oracle::OneImplementation,
+            Oracle::Idempotence,
             Oracle::BranchOrder,
             Oracle::DuplicateBranch,
             Oracle::Dialect,

@@ -92,14 +92,14 @@ pub fn evaluate_with(case: &OpenCase, options: &Options, sweep: Sweep) -> Vec<(O
         Err(e) => {
             return vec![(
                 Oracle::FlattenAccepts,
-                Outcome::Skipped(format!("jsonschema cannot compile the original: {e}")),
+                Outcome::Skipped(format!("jsonschema cannot compile the original: {e}").into()),
             )];
         }
     };
     let values = values(case, &judge, VALUES_PER_BRANCH);
     match Subject::prepare(&case.schema, options) {
         Ok(Ok(subject)) => subject.with_instances(values, Vec::new()).outcomes(sweep),
-        Ok(Err(reason)) => vec![(Oracle::FlattenAccepts, Outcome::Skipped(reason))],
+        Ok(Err(reason)) => vec![(Oracle::FlattenAccepts, Outcome::Skipped(reason.into()))],
         Err(v) => vec![(v.oracle, Outcome::Failed(Box::new(v)))],
     }
 }

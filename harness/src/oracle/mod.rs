@@ -60,7 +60,10 @@ pub use whole_case::{
 /// The oracles: one per SPEC §4 guarantee the harness checks, in report order ([`Oracle::ALL`]).
 /// Like the core's `Fault`: a closed set with stable kebab-case names (reports, regression file
 /// names, `corpus/regressions/` `oracle` fields).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, strum::IntoStaticStr, strum::EnumIter,
+)]
+#[strum(serialize_all = "kebab-case")]
 pub enum Oracle {
     /// Soundness, dynamic (SPEC I3).
     Soundness,
@@ -87,10 +90,13 @@ pub enum Oracle {
     /// Runtime = original; wrong-branch mixes rejected naming the branch.
     RuntimeBoundary,
     /// Permuting branches changes only orders and annotations.
+    #[strum(serialize = "branch-order-invariance")]
     BranchOrder,
     /// A copied branch with a new literal changes only the discriminator enum and hints.
+    #[strum(serialize = "duplicate-branch-invariance")]
     DuplicateBranch,
     /// Every dialect form yields the same presentation.
+    #[strum(serialize = "dialect-invariance")]
     Dialect,
     /// The case spelled in an older draft (draft-04) is flattened soundly too.
     DraftForms,
@@ -99,13 +105,13 @@ pub enum Oracle {
     /// Flatten accepts a valid schema without error.
     FlattenAccepts,
     /// Flattening a presentation that holds no union again changes nothing but annotations
-    /// (judged through the implementation protocol only: [`Oracle::IMPLEMENTATION`]).
+    /// (SPEC §6 decisions 42, 74).
     Idempotence,
 }
 
 impl Oracle {
     /// Every oracle, in report order.
-    pub const ALL: [Oracle; 17] = [
+    pub const ALL: [Oracle; 18] = [
         Oracle::Soundness,
         Oracle::PresentationValidity,
         Oracle::StaticSoundness,
@@ -115,6 +121,7 @@ impl Oracle {
         Oracle::Dedup,
         Oracle::Determinism,
         Oracle::OneImplementation,
+        Oracle::Idempotence,
         Oracle::NoBlowUp,
         Oracle::RuntimeBoundary,
         Oracle::BranchOrder,
@@ -146,26 +153,7 @@ impl Oracle {
 
     /// The oracle's stable kebab-case name.
     pub fn name(self) -> &'static str {
-        match self {
-            Oracle::Soundness => "soundness",
-            Oracle::PresentationValidity => "presentation-validity",
-            Oracle::StaticSoundness => "static-soundness",
-            Oracle::ObjectGuarantee => "object-guarantee",
-            Oracle::Coverage => "coverage",
-            Oracle::StructureRetained => "structure-retained",
-            Oracle::Dedup => "dedup",
-            Oracle::Determinism => "determinism",
-            Oracle::OneImplementation => "one-implementation",
-            Oracle::NoBlowUp => "no-blow-up",
-            Oracle::RuntimeBoundary => "runtime-boundary",
-            Oracle::BranchOrder => "branch-order-invariance",
-            Oracle::DuplicateBranch => "duplicate-branch-invariance",
-            Oracle::Dialect => "dialect-invariance",
-            Oracle::DraftForms => "draft-forms",
-            Oracle::CorpusExpectations => "corpus-expectations",
-            Oracle::FlattenAccepts => "flatten-accepts",
-            Oracle::Idempotence => "idempotence",
-        }
+        self.into()
     }
 }
 
@@ -181,7 +169,6 @@ impl std::str::FromStr for Oracle {
     fn from_str(name: &str) -> Result<Oracle, String> {
         Oracle::ALL
             .into_iter()
-            .chain([Oracle::Idempotence])
             .find(|o| o.name() == name)
             .ok_or_else(|| {
                 let names: Vec<&str> = Oracle::ALL.iter().map(|o| o.name()).collect();
@@ -295,10 +282,103 @@ pub struct Measure {
 pub enum Outcome {
     /// The guarantee held.
     Passed(Measure),
-    /// The guarantee does not apply to this input (why).
-    Skipped(String),
+    /// No verdict: the guarantee does not apply to this input, or the flattener gave nothing
+    /// to judge ([`Skip`]).
+    Skipped(Skip),
     /// A counterexample.
     Failed(Box<Violation>),
+}
+
+/// Why an oracle gave no verdict on an input. Only [`Skip::NotApplicable`] comes from an
+/// oracle; the others are what a flattener behind the protocol answered instead of a
+/// presentation (SPEC §6 decision 41), counted apart in its table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Skip {
+    /// The guarantee does not apply to this input (why).
+    NotApplicable(String),
+    /// The flattener refused the input (its `errored` message).
+    Errored(String),
+    /// The flattener declined the input (its `skipped` reason).
+    Declined(String),
+    /// The flattener's process exited or did not answer in time.
+    Crashed(String),
+    /// The flattener answered outside the protocol (the line quoted).
+    ProtocolError(String),
+}
+
+impl Skip {
+    /// Every kind, each with its one-letter code in a results file's verdicts.
+    pub const CODES: [(char, &'static str); 5] = [
+        ('s', "not applicable"),
+        ('e', "errored"),
+        ('d', "skipped by the implementation"),
+        ('c', "crashed"),
+        ('x', "protocol error"),
+    ];
+
+    /// The reason or message, without its kind.
+    pub fn reason(&self) -> &str {
+        match self {
+            Skip::NotApplicable(r)
+            | Skip::Errored(r)
+            | Skip::Declined(r)
+            | Skip::Crashed(r)
+            | Skip::ProtocolError(r) => r,
+        }
+    }
+
+    /// Its code in a results file's verdicts ([`Skip::CODES`]).
+    pub fn code(&self) -> char {
+        Skip::CODES[self.index()].0
+    }
+
+    fn index(&self) -> usize {
+        match self {
+            Skip::NotApplicable(_) => 0,
+            Skip::Errored(_) => 1,
+            Skip::Declined(_) => 2,
+            Skip::Crashed(_) => 3,
+            Skip::ProtocolError(_) => 4,
+        }
+    }
+
+    /// The skip of code `code` with `reason` (`None`: not a skip's code).
+    pub fn of_code(code: char, reason: String) -> Option<Skip> {
+        Some(match code {
+            's' => Skip::NotApplicable(reason),
+            'e' => Skip::Errored(reason),
+            'd' => Skip::Declined(reason),
+            'c' => Skip::Crashed(reason),
+            'x' => Skip::ProtocolError(reason),
+            _ => return None,
+        })
+    }
+
+    /// Whether the flattener, not the oracle, left the input unjudged.
+    pub fn by_flattener(&self) -> bool {
+        !matches!(self, Skip::NotApplicable(_))
+    }
+}
+
+impl fmt::Display for Skip {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Skip::NotApplicable(r) => f.write_str(r),
+            other => write!(f, "{}: {}", Skip::CODES[other.index()].1, other.reason()),
+        }
+    }
+}
+
+impl From<String> for Skip {
+    fn from(reason: String) -> Skip {
+        Skip::NotApplicable(reason)
+    }
+}
+
+impl From<&str> for Skip {
+    fn from(reason: &str) -> Skip {
+        Skip::NotApplicable(reason.to_owned())
+    }
 }
 
 type Judged = Result<Outcome, Violation>;
@@ -412,7 +492,7 @@ pub enum Unpresented {
     Failed(String),
     /// Nothing to judge (an implementation refused or skipped the input, crashed or broke the
     /// protocol; counted by the caller): the oracle is skipped with this reason.
-    NotJudged(String),
+    NotJudged(Skip),
 }
 
 /// A flatten function whose presentations an oracle judges: the in-process core
@@ -437,5 +517,86 @@ fn present_with(
         Ok(p) => Ok(Ok(p)),
         Err(Unpresented::NotJudged(why)) => Ok(Err(Outcome::Skipped(why))),
         Err(Unpresented::Failed(message)) => Err(violation(oracle, message, schema, options)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use strum::IntoEnumIterator;
+
+    use super::{Oracle, Skip};
+
+    #[test]
+    fn all_lists_every_oracle_once() {
+        let every: Vec<Oracle> = Oracle::iter().collect();
+        let mut all = Oracle::ALL.to_vec();
+        all.sort();
+        let mut sorted = every.clone();
+        sorted.sort();
+        assert_eq!(all, sorted, "Oracle::ALL is not every oracle once");
+        for o in Oracle::IMPLEMENTATION {
+            assert!(Oracle::ALL.contains(&o), "{o} judges implementations only");
+        }
+    }
+
+    #[test]
+    fn names_are_the_stable_ones_and_parse_back() {
+        // The names regression files, reports and results files carry (SPEC §4's guarantees).
+        let stable = [
+            "soundness",
+            "presentation-validity",
+            "static-soundness",
+            "object-guarantee",
+            "coverage",
+            "structure-retained",
+            "dedup",
+            "determinism",
+            "one-implementation",
+            "idempotence",
+            "no-blow-up",
+            "runtime-boundary",
+            "branch-order-invariance",
+            "duplicate-branch-invariance",
+            "dialect-invariance",
+            "draft-forms",
+            "corpus-expectations",
+            "flatten-accepts",
+        ];
+        let names: Vec<&str> = Oracle::ALL.iter().map(|o| o.name()).collect();
+        assert_eq!(names, stable);
+        for o in Oracle::ALL {
+            assert_eq!(o.name().parse::<Oracle>(), Ok(o));
+        }
+        assert!("soundnes".parse::<Oracle>().is_err());
+    }
+
+    #[test]
+    fn every_skip_kind_has_its_own_code_and_keeps_its_reason() {
+        let kinds = [
+            Skip::NotApplicable("r".into()),
+            Skip::Errored("r".into()),
+            Skip::Declined("r".into()),
+            Skip::Crashed("r".into()),
+            Skip::ProtocolError("r".into()),
+        ];
+        let mut codes: Vec<char> = kinds.iter().map(Skip::code).collect();
+        for (k, c) in kinds.iter().zip(&codes) {
+            assert_eq!(Skip::of_code(*c, "r".into()).as_ref(), Some(k));
+            assert_eq!(k.reason(), "r");
+            assert_eq!(k.by_flattener(), !matches!(k, Skip::NotApplicable(_)));
+        }
+        codes.sort_unstable();
+        codes.dedup();
+        assert_eq!(codes.len(), kinds.len());
+        // `p` and `f` are the verdicts' other codes.
+        assert!(!codes.contains(&'p') && !codes.contains(&'f'));
+        assert_eq!(
+            Skip::Crashed("exit 3".into()).to_string(),
+            "crashed: exit 3"
+        );
+        assert_eq!(
+            Skip::NotApplicable("no union".into()).to_string(),
+            "no union"
+        );
     }
 }

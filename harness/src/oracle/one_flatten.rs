@@ -201,9 +201,9 @@ impl Subject {
             {
                 // A `$ref` to the root from a frozen place: the root stays (SPEC §6 decision 37);
                 // the coverage oracle's part (e) judges that it does.
-                return Ok(Outcome::Skipped(format!(
-                    "the root is frozen (SPEC §6 decision 37): {place}"
-                )));
+                return Ok(Outcome::Skipped(
+                    format!("the root is frozen (SPEC §6 decision 37): {place}").into(),
+                ));
             }
             return Err(self.violation(
                 Oracle::ObjectGuarantee,
@@ -566,7 +566,7 @@ pub fn presentation_validity_of(
 pub fn presentation_validity(original: &Value, options: &Options) -> Result<Outcome, Violation> {
     match Subject::prepare(original, options)? {
         Ok(subject) => subject.presentation_validity(),
-        Err(reason) => Ok(Outcome::Skipped(reason)),
+        Err(reason) => Ok(Outcome::Skipped(reason.into())),
     }
 }
 

@@ -229,6 +229,10 @@ impl Subject {
         if sweep == Sweep::Full {
             out.push((Oracle::Determinism, run(self.determinism())));
             out.push((Oracle::OneImplementation, run(self.one_implementation())));
+            out.push((
+                Oracle::Idempotence,
+                run(self.idempotence_with(&super::core_present)),
+            ));
         }
         out.push((Oracle::NoBlowUp, run(self.no_blow_up())));
         out.push((Oracle::RuntimeBoundary, run(self.runtime_boundary())));

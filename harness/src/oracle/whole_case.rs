@@ -405,7 +405,7 @@ pub fn evaluate_case_with(case: &Case, options: &Options, sweep: Sweep) -> CaseR
             (subject.outcomes(sweep), widening, Some(unions))
         }
         Ok(Err(reason)) => (
-            vec![(Oracle::FlattenAccepts, Outcome::Skipped(reason))],
+            vec![(Oracle::FlattenAccepts, Outcome::Skipped(reason.into()))],
             None,
             None,
         ),

@@ -6,7 +6,8 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-use super::run::{Cell, ImplementationResult, RunConfig};
+use super::run::{ImplementationResult, RunConfig};
+use crate::check::Counts;
 use crate::oracle::Oracle;
 
 /// The JSON results file beside a Markdown report (`implementations.md` → `implementations.json`).
@@ -14,15 +15,15 @@ pub fn json_path(markdown: &Path) -> PathBuf {
     markdown.with_extension("json")
 }
 
-fn cell_json(cell: &Cell) -> Value {
+fn cell_json(cell: &Counts) -> Value {
     json!({
         "cases": cell.cases,
         "passed": cell.passed,
-        "violations": cell.violations,
+        "violations": cell.failed,
         "errored": cell.errored,
-        "skipped": cell.skipped,
+        "skipped": cell.declined,
         "crashed": cell.crashed,
-        "not_applicable": cell.not_applicable,
+        "not_applicable": cell.skipped,
     })
 }
 
@@ -94,22 +95,22 @@ pub fn to_json(config: &RunConfig, results: &[ImplementationResult]) -> Value {
     })
 }
 
-fn cell_text(cell: &Cell, link: Option<String>) -> String {
-    let judged = cell.passed + cell.violations;
+fn cell_text(cell: &Counts, link: Option<String>) -> String {
+    let judged = cell.passed + cell.failed;
     let mut parts = vec![if judged == 0 {
         "–".to_owned()
     } else {
         format!("{}/{judged}", cell.passed)
     }];
-    if cell.violations > 0 {
+    if cell.failed > 0 {
         parts.push(match link {
-            Some(l) => format!("**[{} ✗]({l})**", cell.violations),
-            None => format!("**{} ✗**", cell.violations),
+            Some(l) => format!("**[{} ✗]({l})**", cell.failed),
+            None => format!("**{} ✗**", cell.failed),
         });
     }
     for (n, label) in [
         (cell.errored, "err"),
-        (cell.skipped, "skip"),
+        (cell.declined, "skip"),
         (cell.crashed, "crash"),
     ] {
         if n > 0 {

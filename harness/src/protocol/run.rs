@@ -22,23 +22,16 @@ use serde_json::Value;
 
 use super::client::Client;
 use super::{Answer, ImplementationInfo};
-use crate::check::{self, CheckConfig};
+use crate::check::policy::Counterexamples;
+use crate::check::{self, CheckConfig, Counts, counts_for};
 use crate::corpus::{self, Input};
 use crate::draw;
 use crate::model::Case;
 use crate::open_world::{self, OpenCase};
-use crate::oracle::{self, Oracle, Outcome, Subject, Unpresented, Violation};
+use crate::oracle::{self, Oracle, Outcome, Skip, Subject, Unpresented, Violation};
 use crate::render::render;
 use crate::suite;
 
-/// Prefix of an oracle's skip reason when the implementation crashed (or hung) on a request.
-const CRASHED: &str = "crashed: ";
-/// Prefix when it broke the protocol (counted as a crash: the process is restarted).
-const PROTOCOL_ERROR: &str = "protocol error: ";
-/// Prefix when it answered `errored`.
-const ERRORED: &str = "errored: ";
-/// Prefix when it answered `skipped`.
-const SKIPPED: &str = "skipped by the implementation: ";
 /// The most crash, protocol-error and errored messages kept per implementation.
 const MAX_MESSAGES: usize = 10;
 
@@ -64,41 +57,6 @@ pub struct RunConfig {
     pub targets: Vec<Target>,
     /// Where counterexamples are written (`None`: nowhere).
     pub counterexamples: Option<PathBuf>,
-}
-
-/// Counts of one oracle on one implementation.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Cell {
-    /// Inputs sent for it.
-    pub cases: u64,
-    /// The guarantee held.
-    pub passed: u64,
-    /// Counterexamples.
-    pub violations: u64,
-    /// The implementation refused the input.
-    pub errored: u64,
-    /// The implementation skipped it.
-    pub skipped: u64,
-    /// The implementation crashed, hung or broke the protocol.
-    pub crashed: u64,
-    /// The oracle did not apply to the input.
-    pub not_applicable: u64,
-}
-
-impl Cell {
-    fn count(&mut self, outcome: &Outcome) {
-        self.cases += 1;
-        match outcome {
-            Outcome::Passed(_) => self.passed += 1,
-            Outcome::Failed(_) => self.violations += 1,
-            Outcome::Skipped(r) if r.starts_with(CRASHED) || r.starts_with(PROTOCOL_ERROR) => {
-                self.crashed += 1;
-            }
-            Outcome::Skipped(r) if r.starts_with(ERRORED) => self.errored += 1,
-            Outcome::Skipped(r) if r.starts_with(SKIPPED) => self.skipped += 1,
-            Outcome::Skipped(_) => self.not_applicable += 1,
-        }
-    }
 }
 
 /// The first counterexample of one oracle.
@@ -137,7 +95,7 @@ pub struct ImplementationResult {
     /// Why it could not be started, if it could not.
     pub start_error: Option<String>,
     /// Counts per oracle, in [`Oracle::IMPLEMENTATION`] order.
-    pub cells: Vec<(Oracle, Cell)>,
+    pub cells: Vec<(Oracle, Counts)>,
     /// The first counterexample per oracle.
     pub counterexamples: Vec<Counterexample>,
     /// Per source.
@@ -163,7 +121,7 @@ pub struct ImplementationResult {
 impl ImplementationResult {
     /// Counterexamples over all oracles.
     pub fn violations(&self) -> u64 {
-        self.cells.iter().map(|(_, c)| c.violations).sum()
+        self.cells.iter().map(|(_, c)| c.failed).sum()
     }
 
     /// Whether the implementation held every guarantee without crashing.
@@ -187,11 +145,11 @@ impl ImplementationResult {
                 o.name(),
                 c.cases,
                 c.passed,
-                c.violations,
+                c.failed,
                 c.errored,
-                c.skipped,
+                c.declined,
                 c.crashed,
-                c.not_applicable
+                c.skipped
             ));
         }
         for x in &self.counterexamples {
@@ -228,19 +186,8 @@ impl ImplementationResult {
 
     fn tally(&mut self, outcomes: &[(Oracle, Outcome)]) {
         for (oracle, outcome) in outcomes {
-            let i = match self.cells.iter().position(|(o, _)| o == oracle) {
-                Some(i) => i,
-                None => {
-                    self.cells.push((*oracle, Cell::default()));
-                    self.cells.len() - 1
-                }
-            };
-            self.cells[i].1.count(outcome);
+            counts_for(&mut self.cells, *oracle).count(outcome);
         }
-    }
-
-    fn has_counterexample(&self, oracle: Oracle) -> bool {
-        self.counterexamples.iter().any(|x| x.oracle == oracle)
     }
 }
 
@@ -313,10 +260,10 @@ impl Pool {
     fn present(&self, schema: &Value, options: &Options) -> Result<Value, Unpresented> {
         match self.run(schema, options) {
             Answer::Presentation(p) => Ok(p),
-            Answer::Errored(m) => Err(Unpresented::NotJudged(format!("{ERRORED}{m}"))),
-            Answer::Skipped(r) => Err(Unpresented::NotJudged(format!("{SKIPPED}{r}"))),
-            Answer::Crashed(m) => Err(Unpresented::NotJudged(format!("{CRASHED}{m}"))),
-            Answer::ProtocolError(m) => Err(Unpresented::NotJudged(format!("{PROTOCOL_ERROR}{m}"))),
+            Answer::Errored(m) => Err(Unpresented::NotJudged(Skip::Errored(m))),
+            Answer::Skipped(r) => Err(Unpresented::NotJudged(Skip::Declined(r))),
+            Answer::Crashed(m) => Err(Unpresented::NotJudged(Skip::Crashed(m))),
+            Answer::ProtocolError(m) => Err(Unpresented::NotJudged(Skip::ProtocolError(m))),
         }
     }
 
@@ -350,9 +297,9 @@ fn oracles_for(model: bool) -> impl Iterator<Item = Oracle> {
 }
 
 /// Every applicable oracle skipped with `why`.
-fn every(why: &str, model: bool) -> Vec<(Oracle, Outcome)> {
+fn every(why: &Skip, model: bool) -> Vec<(Oracle, Outcome)> {
     oracles_for(model)
-        .map(|o| (o, Outcome::Skipped(why.to_owned())))
+        .map(|o| (o, Outcome::Skipped(why.clone())))
         .collect()
 }
 
@@ -372,7 +319,8 @@ fn judge(pool: &Pool, job: Job<'_>) -> Vec<(Oracle, Outcome)> {
     let model = job.case.is_some();
     let presentation = match present(job.schema, job.options) {
         Ok(p) => p,
-        Err(Unpresented::NotJudged(why) | Unpresented::Failed(why)) => return every(&why, model),
+        Err(Unpresented::NotJudged(why)) => return every(&why, model),
+        Err(Unpresented::Failed(why)) => return every(&why.into(), model),
     };
     // The invariances and variants ask for the input's own presentation again as their base:
     // answered from the first answer (determinism asks the implementation again itself).
@@ -386,10 +334,10 @@ fn judge(pool: &Pool, job: Job<'_>) -> Vec<(Oracle, Outcome)> {
     };
     let subject = match Subject::presented(job.schema, job.options, presentation) {
         Ok(Ok(subject)) => subject.with_instances(job.values, Vec::new()),
-        Ok(Err(reason)) => return every(&reason, model),
+        Ok(Err(reason)) => return every(&reason.into(), model),
         Err(mut v) => {
             v.oracle = Oracle::PresentationValidity;
-            let mut out = every("no valid presentation to judge", model);
+            let mut out = every(&"no valid presentation to judge".into(), model);
             for (o, outcome) in &mut out {
                 if *o == Oracle::PresentationValidity {
                     *outcome = Outcome::Failed(Box::new(v.clone()));
@@ -573,7 +521,7 @@ fn run_one(
         command: target.command.clone(),
         cells: Oracle::IMPLEMENTATION
             .iter()
-            .map(|o| (*o, Cell::default()))
+            .map(|o| (*o, Counts::default()))
             .collect(),
         ..ImplementationResult::default()
     };
@@ -615,17 +563,20 @@ fn run_one(
         pool: &pool,
         threads,
     };
+    // The one rule after a violation (`check::policy`).
+    let kept = &mut Counterexamples::default();
     if let Some(dir) = &config.check.corpus {
         let inputs = corpus_inputs(dir, &info);
-        run.fixed("corpus", inputs, &Oracle::IMPLEMENTATION, &mut result, log);
+        let only = &Oracle::IMPLEMENTATION;
+        run.fixed("corpus", inputs, only, kept, &mut result, log);
         let suite_dir = dir.join("json-schema-test-suite");
         if suite_dir.is_dir() {
             let inputs = suite_inputs(&suite_dir, &info);
-            run.fixed("suite", inputs, &SUITE_ORACLES, &mut result, log);
+            run.fixed("suite", inputs, &SUITE_ORACLES, kept, &mut result, log);
         }
     }
-    run.model(&mut result, log);
-    run.open_world(&mut result, log);
+    run.model(kept, &mut result, log);
+    run.open_world(kept, &mut result, log);
     let (requests, starts, waiting) = pool.finish();
     result.requests = requests;
     result.starts = starts;
@@ -656,6 +607,7 @@ impl Run<'_> {
         name: &'static str,
         inputs: Vec<Fixed>,
         only: &[Oracle],
+        kept: &mut Counterexamples,
         result: &mut ImplementationResult,
         log: &mut dyn FnMut(&str),
     ) {
@@ -682,7 +634,7 @@ impl Run<'_> {
             result.tally(&outcomes);
             for (oracle, outcome) in outcomes {
                 if let Outcome::Failed(v) = outcome
-                    && !result.has_counterexample(oracle)
+                    && kept.take(oracle)
                 {
                     let found = format!("{name}: {}", input.found);
                     log(&format!(
@@ -749,7 +701,12 @@ impl Run<'_> {
         });
     }
 
-    fn model(&self, result: &mut ImplementationResult, log: &mut dyn FnMut(&str)) {
+    fn model(
+        &self,
+        kept: &mut Counterexamples,
+        result: &mut ImplementationResult,
+        log: &mut dyn FnMut(&str),
+    ) {
         let start = Instant::now();
         let config = &self.config.check;
         let mut next = 0u32;
@@ -784,28 +741,30 @@ impl Run<'_> {
                 };
                 sent += 1;
                 result.tally(&outcomes);
-                for (oracle, outcome) in outcomes {
-                    let Outcome::Failed(v) = outcome else {
-                        continue;
-                    };
-                    if result.has_counterexample(oracle) {
-                        continue;
-                    }
+                let Some(v) = open_world::first_violation(&outcomes) else {
+                    return ControlFlow::Continue(());
+                };
+                let oracle = v.oracle;
+                if kept.take(oracle) {
                     log(&format!(
                         "VIOLATION (model case {i}): {}; shrinking…",
                         first_line(&v.to_string())
                     ));
                     let shrunk = check::model_case(config.seed, i).map(|mut tree| {
-                        draw::shrink_with(&mut tree, *v.clone(), config.max_shrink_steps, &|c| {
+                        draw::shrink_with(&mut tree, v.clone(), config.max_shrink_steps, &|c| {
                             self.fails(c, &options, oracle)
                         })
                         .1
                     });
                     let found = format!("model case {i}, seed {}", config.seed);
                     let is_shrunk = shrunk.is_some();
-                    self.keep(result, oracle, shrunk.unwrap_or(*v), found, is_shrunk, log);
+                    self.keep(result, oracle, shrunk.unwrap_or(v), found, is_shrunk, log);
                 }
-                ControlFlow::Continue(())
+                if config.fail_fast {
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                }
             },
         );
         result.sources.push(Source {
@@ -841,7 +800,7 @@ impl Run<'_> {
             Ok(j) => j,
             Err(e) => {
                 return every(
-                    &format!("jsonschema cannot compile the original: {e}"),
+                    &format!("jsonschema cannot compile the original: {e}").into(),
                     false,
                 );
             }
@@ -859,7 +818,12 @@ impl Run<'_> {
         )
     }
 
-    fn open_world(&self, result: &mut ImplementationResult, log: &mut dyn FnMut(&str)) {
+    fn open_world(
+        &self,
+        kept: &mut Counterexamples,
+        result: &mut ImplementationResult,
+        log: &mut dyn FnMut(&str),
+    ) {
         let start = Instant::now();
         let config = &self.config.check;
         let cases = config.open_world_cases.unwrap_or(config.cases / 4);
@@ -883,19 +847,17 @@ impl Run<'_> {
                 };
                 sent += 1;
                 result.tally(&outcomes);
-                for (oracle, outcome) in outcomes {
-                    let Outcome::Failed(v) = outcome else {
-                        continue;
-                    };
-                    if result.has_counterexample(oracle) {
-                        continue;
-                    }
+                let Some(v) = open_world::first_violation(&outcomes) else {
+                    return ControlFlow::Continue(());
+                };
+                let oracle = v.oracle;
+                if kept.take(oracle) {
                     log(&format!(
                         "VIOLATION (open-world case {i}): {}; shrinking…",
                         first_line(&v.to_string())
                     ));
                     let shrunk = check::open_world_case(config.seed, i).map(|(mut tree, _)| {
-                        draw::shrink_with(&mut *tree, *v.clone(), config.max_shrink_steps, &|c| {
+                        draw::shrink_with(&mut *tree, v.clone(), config.max_shrink_steps, &|c| {
                             self.open_case(c, &options)
                                 .into_iter()
                                 .find_map(|(o, outcome)| match outcome {
@@ -907,9 +869,13 @@ impl Run<'_> {
                     });
                     let found = format!("open-world case {i}, seed {}", config.seed);
                     let is_shrunk = shrunk.is_some();
-                    self.keep(result, oracle, shrunk.unwrap_or(*v), found, is_shrunk, log);
+                    self.keep(result, oracle, shrunk.unwrap_or(v), found, is_shrunk, log);
                 }
-                ControlFlow::Continue(())
+                if config.fail_fast {
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                }
             },
         );
         result.sources.push(Source {

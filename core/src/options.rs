@@ -312,7 +312,10 @@ mod tests {
     fn an_unknown_name_lists_the_accepted_ones() {
         let e = "everywhere".parse::<Scope>().unwrap_err();
         assert_eq!(e.accepted, ["all", "root"]);
-        assert_eq!(e.to_string(), "unknown scope \"everywhere\" (one of: all, root)");
+        assert_eq!(
+            e.to_string(),
+            "unknown scope \"everywhere\" (one of: all, root)"
+        );
         let e = "lax".parse::<OpenBranches>().unwrap_err();
         assert_eq!(
             e.to_string(),
@@ -354,9 +357,15 @@ mod tests {
             "at /open_branches: unknown open_branches \"lax\" (one of: declared, permissive)"
         );
         let e = Options::from_json(&json!({"scope": 3})).unwrap_err();
-        assert_eq!((e.pointer.as_str(), e.kind), ("/scope", OptionsErrorKind::NotAString));
+        assert_eq!(
+            (e.pointer.as_str(), e.kind),
+            ("/scope", OptionsErrorKind::NotAString)
+        );
         let e = Options::from_json(&json!("root")).unwrap_err();
-        assert_eq!((e.pointer.as_str(), e.kind), ("", OptionsErrorKind::NotAnObject));
+        assert_eq!(
+            (e.pointer.as_str(), e.kind),
+            ("", OptionsErrorKind::NotAnObject)
+        );
     }
 
     #[cfg(feature = "fault-injection")]
@@ -372,6 +381,9 @@ mod tests {
     #[test]
     fn a_fault_is_refused_without_the_feature() {
         let e = Options::from_json(&json!({"fault": "no-dedup"})).unwrap_err();
-        assert_eq!((e.pointer.as_str(), e.kind), ("/fault", OptionsErrorKind::NoFaults));
+        assert_eq!(
+            (e.pointer.as_str(), e.kind),
+            ("/fault", OptionsErrorKind::NoFaults)
+        );
     }
 }

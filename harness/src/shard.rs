@@ -166,7 +166,8 @@ impl ViolationRecord {
 
     /// The violation again, with `base`'s fault.
     pub(crate) fn restore(&self, base: &Options) -> Result<Violation, String> {
-        let mut options = corpus::options_from(Some(&self.options)).map_err(|e| format!("options {e}"))?;
+        let mut options =
+            corpus::options_from(Some(&self.options)).map_err(|e| format!("options {e}"))?;
         copy_fault(&mut options, base);
         Ok(Violation {
             oracle: self.oracle.parse()?,

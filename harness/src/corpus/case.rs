@@ -119,7 +119,12 @@ pub(super) fn replay_case(value: &Value, base: &Options) -> Vec<(Oracle, Outcome
     case.options = with_fault(case.options, base);
     if let Some(e) = &case.options_error {
         let message = format!("{}: options {e}", case.description);
-        let v = Violation::new(Oracle::CorpusExpectations, message, case.schema, &case.options);
+        let v = Violation::new(
+            Oracle::CorpusExpectations,
+            message,
+            case.schema,
+            &case.options,
+        );
         return vec![(Oracle::CorpusExpectations, failed(v))];
     }
     let subject = match Subject::prepare(case.schema, &case.options) {

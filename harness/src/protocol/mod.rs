@@ -139,8 +139,14 @@ impl ImplementationInfo {
             homepage: text("homepage"),
             source: text("source"),
             // The schema allows only the names `FromStr` reads.
-            readings: list("readings").iter().filter_map(|r| r.parse().ok()).collect(),
-            scopes: list("scopes").iter().filter_map(|s| s.parse().ok()).collect(),
+            readings: list("readings")
+                .iter()
+                .filter_map(|r| r.parse().ok())
+                .collect(),
+            scopes: list("scopes")
+                .iter()
+                .filter_map(|s| s.parse().ok())
+                .collect(),
         }
     }
 

@@ -48,7 +48,9 @@ pub fn serve(
                             Ok(p) => json!({"seq": seq, "presentation": p}),
                             Err(message) => json!({"seq": seq, "errored": {"message": message}}),
                         },
-                        Err(e) => json!({"seq": seq, "errored": {"message": format!("the request's options {e}")}}),
+                        Err(e) => {
+                            json!({"seq": seq, "errored": {"message": format!("the request's options {e}")}})
+                        }
                     },
                 }
             }

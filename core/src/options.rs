@@ -310,13 +310,13 @@ mod tests {
 
     #[test]
     fn an_unknown_name_lists_the_accepted_ones() {
-        let e = "everywhere".parse::<Scope>().unwrap_err();
+        let e = "everywhere".parse::<Scope>().expect_err("refused");
         assert_eq!(e.accepted, ["all", "root"]);
         assert_eq!(
             e.to_string(),
             "unknown scope \"everywhere\" (one of: all, root)"
         );
-        let e = "lax".parse::<OpenBranches>().unwrap_err();
+        let e = "lax".parse::<OpenBranches>().expect_err("refused");
         assert_eq!(
             e.to_string(),
             "unknown open_branches \"lax\" (one of: declared, permissive)"
@@ -349,19 +349,19 @@ mod tests {
 
     #[test]
     fn a_wrong_member_is_an_error_at_its_pointer() {
-        let e = Options::from_json(&json!({"open_branches": "lax"})).unwrap_err();
+        let e = Options::from_json(&json!({"open_branches": "lax"})).expect_err("refused");
         assert_eq!(e.pointer, "/open_branches");
         assert!(matches!(e.kind, OptionsErrorKind::UnknownName(_)));
         assert_eq!(
             e.to_string(),
             "at /open_branches: unknown open_branches \"lax\" (one of: declared, permissive)"
         );
-        let e = Options::from_json(&json!({"scope": 3})).unwrap_err();
+        let e = Options::from_json(&json!({"scope": 3})).expect_err("refused");
         assert_eq!(
             (e.pointer.as_str(), e.kind),
             ("/scope", OptionsErrorKind::NotAString)
         );
-        let e = Options::from_json(&json!("root")).unwrap_err();
+        let e = Options::from_json(&json!("root")).expect_err("refused");
         assert_eq!(
             (e.pointer.as_str(), e.kind),
             ("", OptionsErrorKind::NotAnObject)
@@ -380,7 +380,7 @@ mod tests {
     #[cfg(not(feature = "fault-injection"))]
     #[test]
     fn a_fault_is_refused_without_the_feature() {
-        let e = Options::from_json(&json!({"fault": "no-dedup"})).unwrap_err();
+        let e = Options::from_json(&json!({"fault": "no-dedup"})).expect_err("refused");
         assert_eq!(
             (e.pointer.as_str(), e.kind),
             ("/fault", OptionsErrorKind::NoFaults)

@@ -182,7 +182,7 @@ fn replay_shape(path: &Path, value: &Value, base: &Options) -> Vec<(Oracle, Outc
         v => {
             let (values, mixes) = instances_for(path);
             let mut out = Vec::new();
-            for reading in [OpenBranches::Declared, OpenBranches::Permissive] {
+            for reading in OpenBranches::ALL {
                 let options = with_fault(Options::default().with_open_branches(reading), base);
                 out.extend(replay_schema(v, &options, values.clone(), mixes.clone()));
             }

@@ -308,3 +308,31 @@ pub fn compare_variant_with(
         ),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn a_case_whose_options_name_an_unknown_value_fails_instead_of_running_under_the_defaults() {
+        let case = json!({"schema": {"type": "object"}, "options": {"scope": "everywhere"}});
+        let outcomes = replay_case(&case, &Options::default());
+        let [(Oracle::CorpusExpectations, Outcome::Failed(v))] = outcomes.as_slice() else {
+            panic!("expected one corpus-expectations failure, got {outcomes:?}");
+        };
+        assert!(
+            v.message
+                .contains("options at /scope: unknown scope \"everywhere\""),
+            "{}",
+            v.message
+        );
+        let good = json!({"schema": {"type": "object"}, "options": {"scope": "root"}});
+        let read = JoinCase::read(&good).map(|c| (c.options, c.options_error));
+        assert_eq!(
+            read,
+            Some((Options::default().with_scope(flatjoin::Scope::Root), None))
+        );
+    }
+}

@@ -3,8 +3,7 @@
 //! They exist so the harness can prove its oracles detect each one; a build without the feature
 //! does not contain them.
 
-use std::fmt;
-use std::str::FromStr;
+use crate::options::named_values;
 
 /// A deliberately injected bug.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -30,51 +29,14 @@ pub enum Fault {
     EnumFirstBranch,
 }
 
-impl Fault {
-    /// Every fault.
-    pub const ALL: [Fault; 9] = [
-        Fault::FirstWins,
-        Fault::RequiredUnion,
-        Fault::DropNull,
-        Fault::AlwaysClosed,
-        Fault::LegacyWiden,
-        Fault::TightestBound,
-        Fault::AnnotationNames,
-        Fault::NoDedup,
-        Fault::EnumFirstBranch,
-    ];
-
-    /// The fault's kebab-case name, as `flatjoin check --inject-fault` takes it.
-    pub fn name(self) -> &'static str {
-        match self {
-            Fault::FirstWins => "first-wins",
-            Fault::RequiredUnion => "required-union",
-            Fault::DropNull => "drop-null",
-            Fault::AlwaysClosed => "always-closed",
-            Fault::LegacyWiden => "legacy-widen",
-            Fault::TightestBound => "tightest-bound",
-            Fault::AnnotationNames => "annotation-names",
-            Fault::NoDedup => "no-dedup",
-            Fault::EnumFirstBranch => "enum-first-branch",
-        }
-    }
-}
-
-impl fmt::Display for Fault {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Fault {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Fault::ALL
-            .into_iter()
-            .find(|f| f.name() == s)
-            .ok_or_else(|| {
-                let names: Vec<&str> = Fault::ALL.iter().map(|f| f.name()).collect();
-                format!("unknown fault \"{s}\" (one of: {})", names.join(", "))
-            })
-    }
-}
+named_values!(Fault, "fault", name, {
+    FirstWins => "first-wins",
+    RequiredUnion => "required-union",
+    DropNull => "drop-null",
+    AlwaysClosed => "always-closed",
+    LegacyWiden => "legacy-widen",
+    TightestBound => "tightest-bound",
+    AnnotationNames => "annotation-names",
+    NoDedup => "no-dedup",
+    EnumFirstBranch => "enum-first-branch",
+});

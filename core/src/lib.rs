@@ -41,6 +41,7 @@ mod join;
 pub mod keywords;
 mod kinds;
 mod manifest;
+mod options;
 mod parse;
 mod pointer;
 mod polarity;
@@ -59,91 +60,13 @@ pub use error::{Error, ErrorKind};
 pub use fault::Fault;
 pub use kinds::{Kind, Kinds, kinds_of};
 pub use manifest::{FlattenedManifest, flatten_manifest, flatten_manifest_owned};
+pub use options::{OpenBranches, Options, OptionsError, OptionsErrorKind, Scope, UnknownName};
 pub use parse::{MAX_DEPTH, parse};
 #[cfg(feature = "runtime")]
 pub use runtime::{BranchError, Runtime, RuntimeErrors, RuntimeOptions};
 pub use widen::{widen_scalars, widen_scalars_in};
 
 use serde_json::Value;
-
-/// Which union sites are flattened.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Scope {
-    /// Every discriminated union anywhere in the document (properties, items, `$defs`, nullable
-    /// wrappers). The default.
-    #[default]
-    All,
-    /// Only a discriminated union at the document root.
-    Root,
-}
-
-/// How an open branch (one that accepts keys it does not declare) takes part in the join of a
-/// property it does not declare (SPEC §2.8).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum OpenBranches {
-    /// The reading of the runtimes that emit open objects (Pydantic `extra="ignore"`, serde without
-    /// `deny_unknown_fields`, Zod's strip mode): only branches that declare a property shape its
-    /// join. The default.
-    #[default]
-    Declared,
-    /// JSON Schema's literal reading: an open branch that does not declare `p` adds what it accepts
-    /// under an undeclared key (`{}`, its typed catch-all, matching `patternProperties`) to `p`.
-    Permissive,
-}
-
-/// Options of the projection. `Options::default()` is what the CLI uses without flags.
-///
-/// `#[non_exhaustive]`: the feature `fault-injection` adds a field, and a dependency that turns it
-/// on must not break code elsewhere that builds `Options`. Build one from [`Options::default`] or
-/// [`Options::new`] and the `with_*` methods:
-///
-/// ```
-/// use flatjoin::{OpenBranches, Options, Scope};
-/// let options = Options::default().with_open_branches(OpenBranches::Permissive);
-/// assert_eq!(options, Options::new(Scope::All, OpenBranches::Permissive));
-/// ```
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-#[non_exhaustive]
-pub struct Options {
-    /// Which union sites are flattened. Default: [`Scope::All`].
-    pub scope: Scope,
-    /// The reading of open branches. Default: [`OpenBranches::Declared`].
-    pub open_branches: OpenBranches,
-    /// A named fault to inject (only with the `fault-injection` feature). Default: none.
-    #[cfg(feature = "fault-injection")]
-    pub fault: Option<Fault>,
-}
-
-impl Options {
-    /// Options with `scope` and `open_branches`, everything else at its default.
-    pub fn new(scope: Scope, open_branches: OpenBranches) -> Options {
-        Options::default()
-            .with_scope(scope)
-            .with_open_branches(open_branches)
-    }
-
-    /// The same options with `scope`.
-    #[must_use]
-    pub fn with_scope(mut self, scope: Scope) -> Options {
-        self.scope = scope;
-        self
-    }
-
-    /// The same options with `open_branches`.
-    #[must_use]
-    pub fn with_open_branches(mut self, open_branches: OpenBranches) -> Options {
-        self.open_branches = open_branches;
-        self
-    }
-
-    /// The same options with `fault` injected (or none).
-    #[cfg(feature = "fault-injection")]
-    #[must_use]
-    pub fn with_fault(mut self, fault: Option<Fault>) -> Options {
-        self.fault = fault;
-        self
-    }
-}
 
 /// The result of [`flatten`]: the presentation and what happened at each union site.
 #[derive(Debug, Clone, PartialEq)]

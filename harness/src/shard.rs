@@ -143,7 +143,7 @@ pub struct ViolationRecord {
 impl ViolationRecord {
     /// The record of `v`.
     pub fn of(v: &Violation) -> ViolationRecord {
-        let mut options = oracle::options_json(&v.options);
+        let mut options = v.options.to_json();
         if let Some(o) = options.as_object_mut() {
             o.remove("fault");
         }
@@ -159,7 +159,8 @@ impl ViolationRecord {
 
     /// The violation again, with `base`'s fault.
     pub(crate) fn restore(&self, base: &Options) -> Result<Violation, String> {
-        let mut options = corpus::options_from(Some(&self.options));
+        let mut options =
+            corpus::options_from(Some(&self.options)).map_err(|e| format!("options {e}"))?;
         copy_fault(&mut options, base);
         Ok(Violation {
             oracle: self.oracle.parse()?,

@@ -130,7 +130,7 @@ fn run(options: &Options) -> Result<Vec<String>, String> {
     for case in &cases {
         let text = serde_json::to_vec(&case.value).map_err(|e| e.to_string())?;
         std::fs::write(&input, text).map_err(|e| format!("{}: {e}", input.display()))?;
-        for reading in ["declared", "permissive"] {
+        for &reading in flatjoin::OpenBranches::NAMES {
             let before = present(&options.before, case, reading, &input)?;
             let after = present(&options.after, case, reading, &input)?;
             if before != after {
@@ -142,7 +142,7 @@ fn run(options: &Options) -> Result<Vec<String>, String> {
     eprintln!(
         "compare-outputs: {} inputs, {} presentations each way, {} differ",
         cases.len(),
-        2 * cases.len(),
+        flatjoin::OpenBranches::NAMES.len() * cases.len(),
         differing.len()
     );
     Ok(differing)

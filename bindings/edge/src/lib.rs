@@ -16,7 +16,7 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 pub use flatjoin::Options;
-use flatjoin::{OpenBranches, RuntimeOptions, Scope};
+use flatjoin::{RuntimeOptions, UnknownName};
 use flatjoin_surfaces::profiles::{self, Finding, Profile};
 use flatjoin_surfaces::surfaces::{self, GeminiField, Provider, ToolInput};
 use serde_json::{Map, Value, json};
@@ -48,6 +48,12 @@ impl Failure {
             "",
             format!("option {name}: {value:?} is not one of {allowed:?}"),
         )
+    }
+
+    /// A join option's value the core's `FromStr` refused; `name` is the option as the packages
+    /// spell it.
+    fn unknown(name: &str, e: &UnknownName) -> Failure {
+        Failure::option(name, &e.value, e.accepted)
     }
 
     /// A message of the CLI library's surfaces (`/tools/3/name: expected a string`): the pointer
@@ -131,23 +137,18 @@ pub fn parse(text: &str, what: &str) -> Result<Value, Failure> {
 /// The join options from the packages' names (`scope: "all" | "root"`, `openBranches` /
 /// `open_branches: "declared" | "permissive"`); `None` is the default, as for the CLI.
 pub fn join_options(scope: Option<&str>, open_branches: Option<&str>) -> Result<Options, Failure> {
-    let scope = match scope {
-        None | Some("all") => Scope::All,
-        Some("root") => Scope::Root,
-        Some(other) => return Err(Failure::option("scope", other, &["all", "root"])),
-    };
-    let open_branches = match open_branches {
-        None | Some("declared") => OpenBranches::Declared,
-        Some("permissive") => OpenBranches::Permissive,
-        Some(other) => {
-            return Err(Failure::option(
-                "openBranches",
-                other,
-                &["declared", "permissive"],
-            ));
-        }
-    };
-    Ok(Options::new(scope, open_branches))
+    let scope = scope
+        .map(str::parse)
+        .transpose()
+        .map_err(|e| Failure::unknown("scope", &e))?;
+    let open_branches = open_branches
+        .map(str::parse)
+        .transpose()
+        .map_err(|e| Failure::unknown("openBranches", &e))?;
+    Ok(Options::new(
+        scope.unwrap_or_default(),
+        open_branches.unwrap_or_default(),
+    ))
 }
 
 /// `flatjoin flatten`: `{"schema": PRESENTATION, "diagnostics": {"flattened", "skipped"}}` (the
@@ -445,6 +446,24 @@ mod tests {
             join_options(Some("everywhere"), None).map(|_| Value::Null)
         }));
         assert_eq!(e["kind"], "invalid_option");
+        assert_eq!(
+            e["message"],
+            r#"option scope: "everywhere" is not one of ["all", "root"]"#
+        );
+        let e = error(&run(|| {
+            join_options(None, Some("lax")).map(|_| Value::Null)
+        }));
+        assert_eq!(
+            e["message"],
+            r#"option openBranches: "lax" is not one of ["declared", "permissive"]"#
+        );
+        assert_eq!(
+            join_options(Some("root"), Some("permissive")),
+            Ok(Options::new(
+                flatjoin::Scope::Root,
+                flatjoin::OpenBranches::Permissive
+            ))
+        );
     }
 
     #[test]

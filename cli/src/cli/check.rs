@@ -307,7 +307,9 @@ pub fn finish_with(
 
 #[cfg(feature = "fault-injection")]
 fn inject(config: &mut CheckConfig, name: &str) -> Result<(), String> {
-    let fault: flatjoin::Fault = name.parse()?;
+    let fault: flatjoin::Fault = name
+        .parse()
+        .map_err(|e: flatjoin::UnknownName| e.to_string())?;
     config.base.fault = Some(fault);
     Ok(())
 }

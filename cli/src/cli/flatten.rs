@@ -3,39 +3,63 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use clap::{Args, ValueEnum};
-use flatjoin::{OpenBranches, Options, Scope};
+use clap::Args;
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+use flatjoin::{OpenBranches, Options, Scope, UnknownName};
 use serde_json::Value;
 
 use flatjoin_cli::io::{input_name, read_json};
 
-/// Which union sites to flatten.
-#[derive(Clone, Copy, Debug, ValueEnum)]
-pub enum ScopeArg {
-    /// Every discriminated union, wherever it is nested.
-    All,
-    /// Only a discriminated union at the root.
-    Root,
+/// A parser of a core option enum: the names are the core's (`NAMES`, in the order of `ALL`, read
+/// back by `FromStr`), each shown in `--help` with its line of `help`.
+fn core_values<T>(
+    names: &'static [&'static str],
+    all: &[T],
+    help: fn(T) -> &'static str,
+) -> impl TypedValueParser<Value = T>
+where
+    T: std::str::FromStr<Err = UnknownName> + Copy + Send + Sync + 'static,
+{
+    let values = names
+        .iter()
+        .zip(all)
+        .map(|(name, value)| PossibleValue::new(*name).help(help(*value)));
+    PossibleValuesParser::new(values).try_map(|name| name.parse::<T>())
 }
 
-/// How open branches take part in the join (SPEC §2.8).
-#[derive(Clone, Copy, Debug, ValueEnum)]
-pub enum OpenBranchesArg {
-    /// Only branches that declare a property shape its join (Pydantic/serde/Zod runtimes).
-    Declared,
-    /// JSON Schema's literal reading: open branches add what they accept under undeclared keys.
-    Permissive,
+/// `--scope`: which union sites to flatten.
+fn scope_values() -> impl TypedValueParser<Value = Scope> {
+    core_values(Scope::NAMES, &Scope::ALL, |scope| match scope {
+        Scope::All => "Every discriminated union, wherever it is nested",
+        Scope::Root => "Only a discriminated union at the root",
+    })
+}
+
+/// `--open-branches`: how open branches take part in the join (SPEC §2.8).
+fn open_branches_values() -> impl TypedValueParser<Value = OpenBranches> {
+    core_values(
+        OpenBranches::NAMES,
+        &OpenBranches::ALL,
+        |reading| match reading {
+            OpenBranches::Declared => {
+                "Only branches that declare a property shape its join (Pydantic/serde/Zod runtimes)"
+            }
+            OpenBranches::Permissive => {
+                "JSON Schema's literal reading: open branches add what they accept under undeclared keys"
+            }
+        },
+    )
 }
 
 /// Options shared by `flatten` and `manifest`.
 #[derive(Args, Debug)]
 pub struct JoinOptions {
     /// Which union sites to flatten.
-    #[arg(long, value_enum, default_value = "all")]
-    pub scope: ScopeArg,
+    #[arg(long, value_parser = scope_values(), default_value_t = Scope::default())]
+    pub scope: Scope,
     /// How open branches take part in the join of a property they do not declare.
-    #[arg(long, value_enum, default_value = "declared")]
-    pub open_branches: OpenBranchesArg,
+    #[arg(long, value_parser = open_branches_values(), default_value_t = OpenBranches::default())]
+    pub open_branches: OpenBranches,
     /// Write what happened at each union site to this file as JSON.
     #[arg(long, value_name = "OUT.json")]
     pub diagnostics: Option<PathBuf>,
@@ -44,16 +68,7 @@ pub struct JoinOptions {
 impl JoinOptions {
     /// The library options these flags select.
     pub fn options(&self) -> Options {
-        Options::new(
-            match self.scope {
-                ScopeArg::All => Scope::All,
-                ScopeArg::Root => Scope::Root,
-            },
-            match self.open_branches {
-                OpenBranchesArg::Declared => OpenBranches::Declared,
-                OpenBranchesArg::Permissive => OpenBranches::Permissive,
-            },
-        )
+        Options::new(self.scope, self.open_branches)
     }
 }
 

@@ -14,8 +14,8 @@ pub fn run() -> Result<ExitCode, String> {
         "version": env!("CARGO_PKG_VERSION"),
         "homepage": env!("CARGO_PKG_REPOSITORY"),
         "source": "core/ (flatjoin::flatten), served by `flatjoin serve-protocol`",
-        "readings": ["declared", "permissive"],
-        "scopes": ["all", "root"],
+        "readings": flatjoin::OpenBranches::NAMES,
+        "scopes": flatjoin::Scope::NAMES,
     });
     let stdin = std::io::stdin();
     let mut input = stdin.lock();

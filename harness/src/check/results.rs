@@ -95,7 +95,10 @@ impl Run {
 #[cfg(feature = "fault-injection")]
 fn with_fault(options: Options, fault: Option<&str>) -> Result<Options, String> {
     match fault {
-        Some(name) => Ok(options.with_fault(Some(name.parse()?))),
+        Some(name) => Ok(options.with_fault(Some(
+            name.parse()
+                .map_err(|e: flatjoin::UnknownName| e.to_string())?,
+        ))),
         None => Ok(options),
     }
 }

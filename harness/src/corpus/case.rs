@@ -2,7 +2,7 @@
 //! replay: every schema-level oracle under the case's options, then the case's own expectations
 //! (its `tests`, expected `presentation`, `description_contains`), then its `variants`.
 
-use flatjoin::Options;
+use flatjoin::{Options, OptionsError};
 use serde_json::Value;
 
 use super::{failed, options_from, with_fault};
@@ -17,8 +17,11 @@ pub(crate) struct JoinCase<'a> {
     pub description: &'a str,
     /// `schema`: the original.
     pub schema: &'a Value,
-    /// `options` ([`options_from`]; the defaults when missing).
+    /// `options` ([`options_from`]; the defaults when missing or refused).
     pub options: Options,
+    /// Why `options` were refused (an unknown name, a member not a string): the replay fails
+    /// the case instead of running it under options it did not ask for.
+    pub options_error: Option<OptionsError>,
     /// `presentation`: the expected presentation, compared with annotations ignored.
     pub presentation: Option<&'a Value>,
     /// `description_contains`: JSON pointers of the presentation, with the texts its
@@ -77,13 +80,18 @@ impl<'a> JoinCase<'a> {
                 .collect(),
             _ => Vec::new(),
         };
+        let (options, options_error) = match options_from(case.get("options")) {
+            Ok(options) => (options, None),
+            Err(e) => (Options::default(), Some(e)),
+        };
         Some(JoinCase {
             description: case
                 .get("description")
                 .and_then(Value::as_str)
                 .unwrap_or("(no description)"),
             schema: case.get("schema")?,
-            options: options_from(case.get("options")),
+            options,
+            options_error,
             presentation: case.get("presentation"),
             description_contains,
             variants,
@@ -109,6 +117,16 @@ pub(super) fn replay_case(value: &Value, base: &Options) -> Vec<(Oracle, Outcome
         return Vec::new();
     };
     case.options = with_fault(case.options, base);
+    if let Some(e) = &case.options_error {
+        let message = format!("{}: options {e}", case.description);
+        let v = Violation::new(
+            Oracle::CorpusExpectations,
+            message,
+            case.schema,
+            &case.options,
+        );
+        return vec![(Oracle::CorpusExpectations, failed(v))];
+    }
     let subject = match Subject::prepare(case.schema, &case.options) {
         Ok(Ok(s)) => s,
         Ok(Err(reason)) => return vec![(Oracle::FlattenAccepts, Outcome::Skipped(reason.into()))],
@@ -288,5 +306,33 @@ pub fn compare_variant_with(
                 ..oracle::Measure::default()
             }),
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn a_case_whose_options_name_an_unknown_value_fails_instead_of_running_under_the_defaults() {
+        let case = json!({"schema": {"type": "object"}, "options": {"scope": "everywhere"}});
+        let outcomes = replay_case(&case, &Options::default());
+        let [(Oracle::CorpusExpectations, Outcome::Failed(v))] = outcomes.as_slice() else {
+            panic!("expected one corpus-expectations failure, got {outcomes:?}");
+        };
+        assert!(
+            v.message
+                .contains("options at /scope: unknown scope \"everywhere\""),
+            "{}",
+            v.message
+        );
+        let good = json!({"schema": {"type": "object"}, "options": {"scope": "root"}});
+        let read = JoinCase::read(&good).map(|c| (c.options, c.options_error));
+        assert_eq!(
+            read,
+            Some((Options::default().with_scope(flatjoin::Scope::Root), None))
+        );
     }
 }

@@ -25,7 +25,7 @@
 
 use std::path::{Path, PathBuf};
 
-use flatjoin::{OpenBranches, Options, Scope};
+use flatjoin::{OpenBranches, Options, OptionsError};
 use serde_json::Value;
 
 use crate::oracle::{self, Oracle, Outcome, Subject, Violation};
@@ -51,19 +51,10 @@ pub fn files(dir: &Path) -> Vec<PathBuf> {
     walk::json_files(dir, &["instances", "json-schema-test-suite"])
 }
 
-/// The options a case file asks for (`{"open_branches": "permissive", "scope": "root"}`);
-/// anything missing is the default.
-pub fn options_from(value: Option<&Value>) -> Options {
-    let mut options = Options::default();
-    if let Some(v) = value {
-        if v.get("open_branches").and_then(Value::as_str) == Some("permissive") {
-            options.open_branches = OpenBranches::Permissive;
-        }
-        if v.get("scope").and_then(Value::as_str) == Some("root") {
-            options.scope = Scope::Root;
-        }
-    }
-    options
+/// The options a case file asks for (`{"open_branches": "permissive", "scope": "root"}`,
+/// [`Options::from_json`]); anything missing is the default, and so are no options at all.
+pub fn options_from(value: Option<&Value>) -> Result<Options, OptionsError> {
+    value.map_or_else(|| Ok(Options::default()), Options::from_json)
 }
 
 #[cfg(feature = "fault-injection")]
@@ -191,7 +182,7 @@ fn replay_shape(path: &Path, value: &Value, base: &Options) -> Vec<(Oracle, Outc
         v => {
             let (values, mixes) = instances_for(path);
             let mut out = Vec::new();
-            for reading in [OpenBranches::Declared, OpenBranches::Permissive] {
+            for reading in OpenBranches::ALL {
                 let options = with_fault(Options::default().with_open_branches(reading), base);
                 out.extend(replay_schema(v, &options, values.clone(), mixes.clone()));
             }
@@ -365,7 +356,7 @@ pub fn regression_case(v: &Violation, found_by: &str) -> Value {
     );
     case.insert("found_by".into(), Value::String(found_by.to_owned()));
     case.insert("oracle".into(), Value::String(v.oracle.name().to_owned()));
-    let mut options = oracle::options_json(&v.options);
+    let mut options = v.options.to_json();
     if let Some(o) = options.as_object_mut() {
         o.remove("fault");
     }

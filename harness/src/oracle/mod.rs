@@ -35,8 +35,8 @@
 
 use std::fmt;
 
-use flatjoin::{OpenBranches, Options, Scope};
-use serde_json::{Map, Value, json};
+use flatjoin::Options;
+use serde_json::Value;
 
 mod again;
 mod coverage;
@@ -204,7 +204,7 @@ impl fmt::Display for Violation {
         if let Some((kind, variant)) = &self.variant {
             write!(f, "\n  {kind} variant: {variant}")?;
         }
-        write!(f, "\n  options: {}", options_json(&self.options))
+        write!(f, "\n  options: {}", self.options.to_json())
     }
 }
 
@@ -234,30 +234,6 @@ impl Violation {
         self.data = Some(data.clone());
         self
     }
-}
-
-/// The options as the corpus format writes them.
-pub fn options_json(options: &Options) -> Value {
-    let mut m = Map::new();
-    m.insert(
-        "open_branches".into(),
-        json!(match options.open_branches {
-            OpenBranches::Declared => "declared",
-            OpenBranches::Permissive => "permissive",
-        }),
-    );
-    m.insert(
-        "scope".into(),
-        json!(match options.scope {
-            Scope::All => "all",
-            Scope::Root => "root",
-        }),
-    );
-    #[cfg(feature = "fault-injection")]
-    if let Some(fault) = options.fault {
-        m.insert("fault".into(), json!(fault.name()));
-    }
-    Value::Object(m)
 }
 
 /// What an oracle that passed measured.

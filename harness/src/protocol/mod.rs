@@ -86,35 +86,14 @@ pub fn stop_request() -> Value {
     json!({"cmd": "stop"})
 }
 
-/// Options as the protocol writes them (`{"open_branches", "scope"}`; never a fault).
+/// Options as the protocol writes them ([`Options::to_json`], `{"open_branches", "scope"}`; never
+/// a fault).
 pub fn options_value(options: &Options) -> Value {
-    json!({
-        "open_branches": reading_name(options.open_branches),
-        "scope": match options.scope {
-            Scope::All => "all",
-            Scope::Root => "root",
-        },
-    })
-}
-
-/// The protocol's name of a reading.
-pub fn reading_name(reading: OpenBranches) -> &'static str {
-    match reading {
-        OpenBranches::Declared => "declared",
-        OpenBranches::Permissive => "permissive",
+    let mut value = options.to_json();
+    if let Some(o) = value.as_object_mut() {
+        o.remove("fault");
     }
-}
-
-/// Options from the protocol's `options` object (missing or unknown members: the defaults).
-pub fn options_from_value(value: &Value) -> Options {
-    let mut options = Options::default();
-    if value.get("open_branches").and_then(Value::as_str) == Some("permissive") {
-        options.open_branches = OpenBranches::Permissive;
-    }
-    if value.get("scope").and_then(Value::as_str) == Some("root") {
-        options.scope = Scope::Root;
-    }
-    options
+    value
 }
 
 /// What an implementation says about itself in its start response.
@@ -159,19 +138,14 @@ impl ImplementationInfo {
             version: text("version"),
             homepage: text("homepage"),
             source: text("source"),
+            // The schema allows only the names `FromStr` reads.
             readings: list("readings")
                 .iter()
-                .map(|r| {
-                    if r == "permissive" {
-                        OpenBranches::Permissive
-                    } else {
-                        OpenBranches::Declared
-                    }
-                })
+                .filter_map(|r| r.parse().ok())
                 .collect(),
             scopes: list("scopes")
                 .iter()
-                .map(|s| if s == "root" { Scope::Root } else { Scope::All })
+                .filter_map(|s| s.parse().ok())
                 .collect(),
         }
     }

@@ -66,7 +66,7 @@ pub fn to_json(config: &RunConfig, results: &[ImplementationResult]) -> Value {
                     "version": i.version,
                     "homepage": i.homepage,
                     "source": i.source,
-                    "readings": i.readings.iter().map(|x| super::reading_name(*x)).collect::<Vec<_>>(),
+                    "readings": i.readings.iter().map(|x| x.as_str()).collect::<Vec<_>>(),
                 })),
                 "start_error": r.start_error,
                 "oracles": oracles,
@@ -237,7 +237,7 @@ fn implementation_section(md: &mut String, r: &ImplementationResult) {
             },
             i.readings
                 .iter()
-                .map(|x| super::reading_name(*x))
+                .map(|x| x.as_str())
                 .collect::<Vec<_>>()
                 .join(", ")
         ));

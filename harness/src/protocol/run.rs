@@ -550,7 +550,7 @@ fn run_one(
         },
         info.readings
             .iter()
-            .map(|r| super::reading_name(*r))
+            .map(|r| r.as_str())
             .collect::<Vec<_>>()
             .join(", "),
         target.command

@@ -7,7 +7,7 @@ use std::io::{BufRead, Write};
 use flatjoin::Options;
 use serde_json::{Value, json};
 
-use super::{VERSION, check_message, options_from_value};
+use super::{VERSION, check_message};
 
 /// Answers protocol requests read from `input` on `output` until `stop` or the end of input.
 /// `describe` is the start response's `implementation`; `flatten` gives the presentation or the
@@ -43,13 +43,15 @@ pub fn serve(
                         json!({"seq": seq, "errored": {"message": format!("the request {why}")}})
                     }
                     Err(why) => return Err(format!("the request {why}")),
-                    Ok(()) => {
-                        let options = options_from_value(&request["options"]);
-                        match flatten(&request["schema"], &options) {
+                    Ok(()) => match Options::from_json(&request["options"]) {
+                        Ok(options) => match flatten(&request["schema"], &options) {
                             Ok(p) => json!({"seq": seq, "presentation": p}),
                             Err(message) => json!({"seq": seq, "errored": {"message": message}}),
+                        },
+                        Err(e) => {
+                            json!({"seq": seq, "errored": {"message": format!("the request's options {e}")}})
                         }
-                    }
+                    },
                 }
             }
             _ => return Err(format!("unknown request: {}", line.trim_end())),

@@ -1,8 +1,7 @@
 //! The implementation protocol's client and server (`docs/protocol.md`): the messages the
 //! harness writes match their schemas under `protocol/v1/`, the in-process server answers by
 //! them, and the client survives implementations that break the protocol, crash or hang (each
-//! played by a few lines of Python: without `python3` those tests fail under `CI` and print a
-//! loud warning elsewhere, by the rule of `cli/tests/support/tools.rs`).
+//! played by `examples/fake_flattener.rs`, so these tests run wherever `cargo test` does).
 
 use std::io::Cursor;
 use std::time::{Duration, Instant};
@@ -12,38 +11,24 @@ use flatjoin_harness::protocol::client::Client;
 use flatjoin_harness::protocol::{self, Answer};
 use serde_json::{Value, json};
 
-/// The rule for a test that needs an outside program (`python3` here): shared with the CLI's and
-/// the packages' tests.
-#[path = "../../cli/tests/support/tools.rs"]
-mod tools;
-
-/// `python3`, or `None` (a loud warning, or a failure under `CI`) for `test` when it is missing.
-fn python(test: &str) -> Option<&'static str> {
-    tools::require(test, &[&tools::PYTHON3]).then_some("python3")
-}
-
-/// A fake implementation: a Python loop answering `start` properly and each `run` with
-/// `answer(seq, n)` (a Python expression giving the line to print, or `None` to print nothing).
-fn fake(python: &str, answer: &str) -> Vec<String> {
-    let script = format!(
-        r#"
-import json, sys, time
-n = 0
-for line in sys.stdin:
-    r = json.loads(line)
-    if r["cmd"] == "start":
-        print(json.dumps({{"ready": True, "version": 1, "implementation": {{"name": "fake", "language": "python", "readings": ["declared"], "scopes": ["all"]}}}}), flush=True)
-    elif r["cmd"] == "run":
-        n += 1
-        seq = r["seq"]
-        out = {answer}
-        if out is not None:
-            print(out, flush=True)
-    else:
-        break
-"#
+/// A fake implementation (`examples/fake_flattener.rs`, which `cargo test` builds beside the
+/// tests) playing `mode`: it answers `start` properly, then misbehaves on `run` requests as the
+/// mode says.
+fn fake(mode: &str) -> Vec<String> {
+    let exe = std::env::current_exe().expect("the test's own path");
+    let profile = exe
+        .parent()
+        .and_then(std::path::Path::parent)
+        .expect("target/<profile>/deps/<test>");
+    let path = profile
+        .join("examples")
+        .join(format!("fake_flattener{}", std::env::consts::EXE_SUFFIX));
+    assert!(
+        path.is_file(),
+        "{} is missing: `cargo test -p flatjoin-harness` builds it (a run of `--test protocol` alone does not; add `--examples`)",
+        path.display()
     );
-    vec![python.to_owned(), "-c".to_owned(), script]
+    vec![path.display().to_string(), mode.to_owned()]
 }
 
 fn schema() -> Value {
@@ -118,46 +103,32 @@ fn the_in_process_server_answers_by_the_schemas() {
 
 #[test]
 fn an_answer_off_the_protocol_is_a_protocol_error_quoting_it_and_the_process_restarts() {
-    let Some(python) = python("the protocol client's answer-off-the-protocol test") else {
-        return;
-    };
-    // The first answer is not JSON, the second has no outcome, the third a wrong seq; then sound.
-    let answer = r#"("this is not json" if n == 1 else json.dumps({"seq": seq}) if n == 2 else json.dumps({"seq": seq + 5, "presentation": {}}) if n == 3 else json.dumps({"seq": seq, "presentation": {"type": "object"}}))"#;
-    let mut client = Client::new(fake(python, answer), Duration::from_secs(10));
-    let first = client.run(&schema(), &Options::default());
-    assert!(
-        matches!(&first, Answer::ProtocolError(m) if m.contains("this is not json")),
-        "{first:?}"
-    );
-    // Each protocol error restarts the process, whose counter starts again at 1: not JSON again.
-    let again = client.run(&schema(), &Options::default());
-    assert!(matches!(&again, Answer::ProtocolError(_)), "{again:?}");
-    assert_eq!(client.starts, 2);
-    let answer = r#"(json.dumps({"seq": seq}) if n == 1 else json.dumps({"seq": seq + 5, "presentation": {}}))"#;
-    let mut client = Client::new(fake(python, answer), Duration::from_secs(10));
-    let no_outcome = client.run(&schema(), &Options::default());
-    assert!(
-        matches!(&no_outcome, Answer::ProtocolError(m) if m.contains("run-response.schema.json") && m.contains(r#"{"seq":"#)),
-        "{no_outcome:?}"
-    );
-    let _ = client.run(&schema(), &Options::default());
-    let wrong_seq = client.run(&schema(), &Options::default());
-    assert!(
-        matches!(&wrong_seq, Answer::ProtocolError(m) if m.contains("seq")),
-        "{wrong_seq:?}"
-    );
+    for (mode, says) in [
+        ("off-protocol", "this is not json"),
+        ("no-outcome", "run-response.schema.json"),
+        ("wrong-seq", "the answer's seq is 6, the request's 1"),
+    ] {
+        let mut client = Client::new(fake(mode), Duration::from_secs(10));
+        let first = client.run(&schema(), &Options::default());
+        assert!(
+            matches!(&first, Answer::ProtocolError(m) if m.contains(says)),
+            "{mode}: {first:?}"
+        );
+        // Each protocol error restarts the process, whose counter starts again at 1: the same
+        // answer off the protocol again.
+        let again = client.run(&schema(), &Options::default());
+        assert!(
+            matches!(&again, Answer::ProtocolError(_)),
+            "{mode}: {again:?}"
+        );
+        assert_eq!(client.starts, 2, "{mode}");
+    }
 }
 
 #[test]
 fn a_crash_and_a_hang_are_recorded_and_the_process_restarted() {
-    let Some(python) = python("the protocol client's crash-and-hang test") else {
-        return;
-    };
-    // Request 1 exits with status 3 (after a line on stderr), request 2 hangs, the rest answer.
-    let answer = r#"((sys.stderr.write("boom\n"), sys.stderr.flush(), sys.exit(3)) if n == 1 and "crash" in sys.argv else (time.sleep(60) if n == 1 else json.dumps({"seq": seq, "errored": {"message": "refused"}})))"#;
-    let mut command = fake(python, answer);
-    command.push("crash".into());
-    let mut client = Client::new(command, Duration::from_secs(2));
+    // Request 1 exits with status 3 (after a line on stderr).
+    let mut client = Client::new(fake("crash"), Duration::from_secs(2));
     let crashed = client.run(&schema(), &Options::default());
     assert!(
         matches!(&crashed, Answer::Crashed(m) if m.contains("boom") && m.contains('3')),
@@ -166,7 +137,8 @@ fn a_crash_and_a_hang_are_recorded_and_the_process_restarted() {
     // Restarted: this process's first request exits again; the harness counts each start.
     let _ = client.run(&schema(), &Options::default());
     assert_eq!(client.starts, 2);
-    let mut client = Client::new(fake(python, answer), Duration::from_millis(1500));
+    // Request 1 hangs.
+    let mut client = Client::new(fake("hang"), Duration::from_millis(1500));
     let started = Instant::now();
     let hung = client.run(&schema(), &Options::default());
     assert!(
@@ -176,13 +148,7 @@ fn a_crash_and_a_hang_are_recorded_and_the_process_restarted() {
     assert!(started.elapsed() < Duration::from_secs(20));
     // After a hang the next request goes to a fresh process (here one that hangs only on the
     // first request the client ever sent).
-    let mut client = Client::new(
-        fake(
-            python,
-            r#"(time.sleep(60) if n == 1 and seq == 1 else json.dumps({"seq": seq, "errored": {"message": "refused"}}))"#,
-        ),
-        Duration::from_millis(1500),
-    );
+    let mut client = Client::new(fake("hang-first-ever"), Duration::from_millis(1500));
     assert!(matches!(
         client.run(&schema(), &Options::default()),
         Answer::Crashed(_)
@@ -194,15 +160,7 @@ fn a_crash_and_a_hang_are_recorded_and_the_process_restarted() {
 
 #[test]
 fn a_start_answer_off_the_protocol_refuses_the_implementation() {
-    let Some(python) = python("the protocol client's start-answer test") else {
-        return;
-    };
-    let command = vec![
-        python.to_owned(),
-        "-c".to_owned(),
-        r#"import sys; sys.stdin.readline(); print('{"ready": true, "version": 2}', flush=True)"#
-            .to_owned(),
-    ];
+    let command = fake("bad-start");
     let mut client = Client::new(command, Duration::from_secs(5));
     let refused = client.ensure_started().map(|_| ()).expect_err("refused");
     assert!(refused.contains("start-response.schema.json"), "{refused}");

@@ -2,7 +2,8 @@
 //! (`cli/tests/fixtures/flatteners/`) behind the Node and Python adapters (`adapters/`): the
 //! three deliberately wrong ones are reported unsound with a shrunk counterexample that replays;
 //! the crashing and the hanging ones are recorded and survived; flatjoin itself, through
-//! `serve-protocol` and through both adapters, holds every guarantee.
+//! `serve-protocol` and through both adapters, holds every guarantee; and the core gets the same
+//! verdicts in process and through `serve-protocol` (that one needs neither runtime).
 //!
 //! Needs Node.js and Python 3: without them the tests fail under `CI` and print a loud warning
 //! elsewhere (`support::tools`). Nothing is installed: the adapters use nothing beyond the
@@ -339,4 +340,82 @@ fn the_adapters_await_async_functions_and_keep_stdout_for_the_protocol() {
             "{name}: {soundness}"
         );
     }
+}
+
+/// One driver (SPEC §6 decision 74): on the default seed, the core in process and the core behind
+/// `serve-protocol` (Rust, no adapter) get the same verdicts on generated cases from every oracle
+/// that judges a presentation alone. Static soundness and coverage also read the core's
+/// diagnostics in process (an implementation sends none): there the in-process run judges every
+/// input the protocol run judges, and more.
+#[test]
+fn the_core_in_process_and_through_serve_protocol_get_the_same_verdicts() {
+    let dir = scratch("one-driver");
+    let empty = dir.join("empty-corpus");
+    std::fs::create_dir_all(&empty).expect("empty corpus");
+    let empty = empty.to_str().expect("utf-8 path");
+    let common = [
+        "--corpus",
+        empty,
+        "--cases",
+        "100",
+        "--open-world-cases",
+        "25",
+    ];
+    let in_process = dir.join("in-process.json");
+    let out = Command::new(env!("CARGO_BIN_EXE_flatjoin"))
+        .arg("check")
+        .args(common)
+        .arg("--report")
+        .arg(dir.join("in-process.md"))
+        .arg("--results-json")
+        .arg(&in_process)
+        .arg("--counterexamples")
+        .arg(dir.join("in-process-counterexamples"))
+        .current_dir(repo())
+        .output()
+        .expect("flatjoin runs");
+    assert!(out.status.success(), "{}", stdout(&out));
+    let in_process: Value =
+        serde_json::from_str(&std::fs::read_to_string(&in_process).expect("results"))
+            .expect("JSON");
+    let serve = format!("{} serve-protocol", env!("CARGO_BIN_EXE_flatjoin"));
+    let mut args = common.to_vec();
+    args.extend(["--implementation", &serve]);
+    let (out, results) = check(&args, &dir);
+    assert!(out.status.success(), "{}", stdout(&out));
+    let cells = &implementation(&results, "flatjoin")["oracles"];
+    // The in-process counts of one oracle over both generators: (cases, passed, failed, skipped).
+    let counts = |oracle: &str| {
+        let mut sum = [0u64; 4];
+        for c in in_process["summary"]["checks"].as_array().expect("checks") {
+            if c["check"] == oracle && (c["source"] == "model" || c["source"] == "open-world") {
+                for (k, key) in ["cases", "passed", "failed", "skipped"].iter().enumerate() {
+                    sum[k] += c[key].as_u64().unwrap_or(0);
+                }
+            }
+        }
+        sum
+    };
+    let mut compared = 0;
+    for (oracle, cell) in cells.as_object().expect("cells") {
+        let [cases, passed, failed, skipped] = counts(oracle);
+        let through = |key: &str| cell[key].as_u64().unwrap_or(0);
+        assert_eq!(cases, through("cases"), "{oracle}: cases");
+        assert_eq!(failed, 0, "{oracle}");
+        assert_eq!(through("violations"), 0, "{oracle}");
+        if oracle == "static-soundness" || oracle == "coverage" {
+            assert!(
+                passed >= through("passed"),
+                "{oracle}: {passed} in process, {cell}"
+            );
+            continue;
+        }
+        assert_eq!(
+            (passed, skipped),
+            (through("passed"), through("not_applicable")),
+            "{oracle}: in process (passed, not applicable) against {cell}"
+        );
+        compared += 1;
+    }
+    assert_eq!(compared, 11, "{cells}");
 }

@@ -1,7 +1,8 @@
-//! The generated phases of a run: the model generator's cases and the open-world generator's,
-//! each following the one rule of [`super::policy`] after a violation. Case `i` of a generator
-//! is a function of the seed and `i` alone ([`draw::case_runner`]), drawn and evaluated on the
-//! pool and folded in case order.
+//! The generated phases of a run, for any [`Flattener`] (the core in process, an implementation
+//! behind the protocol): the model generator's cases and the open-world generator's, each
+//! following the one rule of [`super::policy`] after a violation. Case `i` of a generator is a
+//! function of the seed and `i` alone ([`draw::case_runner`]), drawn and judged on the pool and
+//! folded in case order.
 
 use std::ops::ControlFlow;
 use std::time::Instant;
@@ -9,16 +10,16 @@ use std::time::Instant;
 use flatjoin::Options;
 use proptest::strategy::{Strategy, ValueTree};
 
+use super::flattener::Flattener;
 use super::order::{WINDOW_PER_JOB, evaluate_in_order};
 use super::policy::Counterexamples;
-use super::regression::save_shrunk;
-use super::result::{CheckResult, GeneratorResult};
-use super::{CheckConfig, options_for, without_fault};
+use super::result::{CheckResult, Counterexample, GeneratorResult};
+use super::{CheckConfig, options_for};
 use crate::draw;
 use crate::generate;
 use crate::model::Case;
 use crate::open_world::{self, OpenCase};
-use crate::oracle::{self, CaseReport, Oracle, Outcome, Violation};
+use crate::oracle::{CaseReport, Oracle, Outcome, Violation};
 use crate::shard::{self, CaseItem};
 
 /// The typed model's generator, as the report names it.
@@ -53,36 +54,28 @@ pub fn open_world_case(
     Some((tree, options_for(index, &Options::default())))
 }
 
-/// Shrinks a failing case: proptest's simplify/complicate walk, keeping the last case on which
-/// the same oracle still fails. Returns the smallest failing case and its violation.
-pub(super) fn shrink(
-    tree: &mut dyn ValueTree<Value = Case>,
-    first: Violation,
-    options: &Options,
-    max_steps: u32,
-) -> (Case, Violation) {
-    let oracle_name = first.oracle;
-    draw::shrink_with(tree, first, max_steps, &|case: &Case| {
-        let report = oracle::evaluate_case(case, options);
-        report.outcomes.into_iter().find_map(|(name, o)| match o {
-            Outcome::Failed(v) if name == oracle_name => Some(*v),
-            _ => None,
-        })
+/// The violation of `oracle` among `outcomes`, if any (what shrinking keeps).
+fn failing(outcomes: Vec<(Oracle, Outcome)>, oracle: Oracle) -> Option<Violation> {
+    outcomes.into_iter().find_map(|(o, outcome)| match outcome {
+        Outcome::Failed(v) if o == oracle => Some(*v),
+        _ => None,
     })
 }
 
-/// The model phase: `config.cases` cases, each under [`options_for`] its index, the first
-/// violation of each oracle shrunk and written ([`super::policy`]); `progress(done, total)`
-/// after each case when a bar is shown.
-pub(super) fn model_phase(
+/// The model phase: `config.cases` cases, each under the flattener's option set for its index,
+/// the first violation of each oracle shrunk and written ([`super::policy`]);
+/// `progress(done, total)` after each case when a bar is shown.
+pub fn model_phase(
     config: &CheckConfig,
+    flattener: &dyn Flattener,
     kept: &mut Counterexamples,
     pool: &rayon::ThreadPool,
     log: &mut dyn FnMut(&str),
     progress: &mut dyn FnMut(u32, u32),
 ) -> CheckResult {
-    let mut phase = ModelPhase {
+    let mut phase = Phase {
         config,
+        flattener,
         start: Instant::now(),
         result: CheckResult::default(),
         generator: GeneratorResult::named(MODEL_GENERATOR),
@@ -95,53 +88,130 @@ pub(super) fn model_phase(
     evaluate_in_order(
         pool,
         WINDOW_PER_JOB * config.jobs.max(1),
-        || indices.next().map(|i| (i, options_for(i, &config.base))),
+        || indices.next().map(|i| (i, flattener.options_for(i))),
         |(i, options): &(u32, Options)| {
             model_case(config.seed, *i)
                 .map(|tree| {
                     let case = tree.current();
-                    let report = oracle::evaluate_case(&case, options);
+                    let report = flattener.judge_model(&case, options);
                     (case, report)
                 })
                 .ok_or_else(|| format!("the generator rejected case {i}"))
         },
         |(i, options), evaluated| match evaluated {
-            Ok((case, report)) => phase.fold(i, options, &case, &report, log, progress),
+            Ok((case, report)) => phase.fold_model(i, options, &case, &report, log, progress),
             Err(e) => {
                 log(&e);
                 ControlFlow::Continue(())
             }
         },
     );
-    let ModelPhase {
-        start,
-        mut result,
-        mut generator,
-        ..
-    } = phase;
-    result.generated_time = start.elapsed();
-    generator.time = result.generated_time;
-    result.generators.push(generator);
+    let mut result = phase.finish();
+    result.generated_time = result.generators[0].time;
     result
 }
 
-/// The model phase's state while it folds cases in order.
-struct ModelPhase<'a> {
+/// The open-world phase: its cases under the flattener's option sets, the first violation of
+/// each oracle shrunk and written ([`super::policy`]).
+pub fn open_world_phase(
+    config: &CheckConfig,
+    flattener: &dyn Flattener,
+    kept: &mut Counterexamples,
+    pool: &rayon::ThreadPool,
+    log: &mut dyn FnMut(&str),
+) -> CheckResult {
+    let cases = config.open_world_cases.unwrap_or(config.cases / 4);
+    let mut phase = Phase {
+        config,
+        flattener,
+        start: Instant::now(),
+        result: CheckResult::default(),
+        generator: GeneratorResult::named(OPEN_WORLD_GENERATOR),
+        kept,
+        // The shard's case indices (SPEC §6 decision 58); progress counts them.
+        total: config.shard.share(cases),
+        done: 0,
+    };
+    let mut indices = config.shard.indices(cases);
+    evaluate_in_order(
+        pool,
+        WINDOW_PER_JOB * config.jobs.max(1),
+        || indices.next().map(|i| (i, flattener.options_for(i))),
+        |(i, options): &(u32, Options)| {
+            open_world_case(config.seed, *i)
+                .map(|(tree, _)| flattener.judge_open_world(&tree.current(), options))
+                .ok_or_else(|| format!("the open-world generator rejected case {i}"))
+        },
+        |(i, options), evaluated| match evaluated {
+            Ok(outcomes) => phase.fold_open_world(i, &options, &outcomes, log),
+            Err(e) => {
+                log(&e);
+                ControlFlow::Continue(())
+            }
+        },
+    );
+    phase.finish()
+}
+
+/// A generated phase's state while it folds cases in order.
+struct Phase<'a> {
     config: &'a CheckConfig,
+    flattener: &'a dyn Flattener,
     start: Instant,
     result: CheckResult,
     generator: GeneratorResult,
-    /// The oracles whose first violation the run has shrunk.
+    /// The oracles whose first violation the run has kept.
     kept: &'a mut Counterexamples,
     /// The shard's cases, and how many were folded.
     total: u32,
     done: u32,
 }
 
-impl ModelPhase<'_> {
-    /// Tallies case `i`, reports progress, and hands its first violation to
-    /// [`ModelPhase::counterexample`].
-    fn fold(
+impl Phase<'_> {
+    /// The phase's result, its generator's counts and time in it.
+    fn finish(self) -> CheckResult {
+        let Phase {
+            start,
+            mut result,
+            mut generator,
+            ..
+        } = self;
+        generator.time = start.elapsed();
+        result.generators.push(generator);
+        result
+    }
+
+    /// Counts one case's outcomes and reports progress.
+    fn tally(&mut self, outcomes: &[(Oracle, Outcome)], log: &mut dyn FnMut(&str)) {
+        self.result.tally(outcomes);
+        self.generator.tally(outcomes);
+        self.done += 1;
+        let (done, total) = (self.done, self.total);
+        if !self.config.quiet && done.is_multiple_of((total / 10).max(1)) {
+            let secs = self.start.elapsed().as_secs_f64().max(1e-9);
+            let what = if self.generator.name == MODEL_GENERATOR {
+                "generated"
+            } else {
+                OPEN_WORLD_GENERATOR
+            };
+            log(&format!(
+                "{what} {done}/{total} cases ({:.1} cases/s)",
+                f64::from(done) / secs
+            ));
+        }
+    }
+
+    /// After a case with a violation: stop when the run fails fast.
+    fn after_violation(&self) -> ControlFlow<()> {
+        if self.config.fail_fast {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    }
+
+    /// Tallies model case `i` and hands its first violation to the rule after a violation.
+    fn fold_model(
         &mut self,
         i: u32,
         options: Options,
@@ -150,53 +220,27 @@ impl ModelPhase<'_> {
         log: &mut dyn FnMut(&str),
         progress: &mut dyn FnMut(u32, u32),
     ) -> ControlFlow<()> {
-        let config = self.config;
         self.result.items.model.push(
             CaseItem::of(i, &report.outcomes, report.widening).with_unions(report.unions.clone()),
         );
-        self.result.tally(&report.outcomes);
-        self.generator.tally(&report.outcomes);
         self.generator
             .tally_unions(report.unions.as_ref(), report.widening);
         self.result.generated += 1;
         if let Some(w) = report.widening {
             self.result.widenings.push(w);
         }
-        self.done += 1;
-        let (done, total) = (self.done, self.total);
-        if config.progress_bar && !config.quiet {
-            progress(done, total);
-        } else if !config.quiet && done.is_multiple_of((total / 10).max(1)) {
-            let secs = self.start.elapsed().as_secs_f64().max(1e-9);
-            log(&format!(
-                "generated {done}/{total} cases ({:.1} cases/s)",
-                f64::from(done) / secs
-            ));
+        if self.config.progress_bar && !self.config.quiet {
+            self.result.tally(&report.outcomes);
+            self.generator.tally(&report.outcomes);
+            self.done += 1;
+            progress(self.done, self.total);
+        } else {
+            self.tally(&report.outcomes, log);
         }
-        match report.first_violation().cloned() {
-            Some(first) => self.counterexample(i, options, case, first, log),
-            None => ControlFlow::Continue(()),
-        }
-    }
-
-    /// Case `i` failed with `first`: passed over when it fails the same way without the
-    /// injected fault (a core bug, not the fault's doing); else shrunk and written when it is the
-    /// first of its oracle, listed as it is otherwise; the phase stops when the run fails fast.
-    fn counterexample(
-        &mut self,
-        i: u32,
-        options: Options,
-        case: &Case,
-        first: Violation,
-        log: &mut dyn FnMut(&str),
-    ) -> ControlFlow<()> {
-        let config = self.config;
-        if let Some(without) = without_fault(&options)
-            && oracle::evaluate_case(case, &without)
-                .outcomes
-                .iter()
-                .any(|(name, o)| *name == first.oracle && matches!(o, Outcome::Failed(_)))
-        {
+        let Some(first) = report.first_violation().cloned() else {
+            return ControlFlow::Continue(());
+        };
+        if self.flattener.passed_over(case, &options, &first) {
             log(&format!(
                 "case {i} fails {} without the injected fault too (a core bug, not the fault): {first}",
                 first.oracle
@@ -207,188 +251,106 @@ impl ModelPhase<'_> {
             }
             return ControlFlow::Continue(());
         }
-        let stop = if config.fail_fast {
-            ControlFlow::Break(())
-        } else {
-            ControlFlow::Continue(())
-        };
+        let found = format!("model case {i}, seed {}", self.config.seed);
         if !self.kept.take(first.oracle) {
             log(&format!(
-                "case {i} failed {}: {}",
+                "{found} failed {}: {}",
                 first.oracle,
                 shard::violation_line(&first)
             ));
             self.result.violations.push((first, None));
-            return stop;
+            return self.after_violation();
         }
-        log(&format!("case {i} failed {}; shrinking…", first.oracle));
-        let Some(mut tree) = model_case(config.seed, i) else {
-            if let Some(item) = self.result.items.model.last_mut() {
-                item.set_shrunk(None);
+        log(&format!("{found} failed {}; shrinking…", first.oracle));
+        let shrunk = model_case(self.config.seed, i).map(|mut tree| {
+            let oracle = first.oracle;
+            draw::shrink_with(
+                &mut tree,
+                first.clone(),
+                self.config.max_shrink_steps,
+                &|c: &Case| failing(self.flattener.judge_model(c, &options).outcomes, oracle),
+            )
+        });
+        let (violation, is_shrunk) = match shrunk {
+            Some((case, v)) => {
+                self.result.counterexample.get_or_insert((case, options));
+                (v, true)
             }
-            self.result.violations.push((first, None));
-            return stop;
+            None => (first, false),
         };
-        let (case, shrunk) = shrink(&mut tree, first, &options, config.max_shrink_steps);
-        let found_by = format!("{} (case {i}, seed {})", config.command, config.seed);
-        let written = save_shrunk(
-            config,
-            &shrunk,
-            &found_by,
-            &format!("VIOLATION (shrunk): {shrunk}\n  case model: {case:?}"),
-            log,
-        );
-        if let Some(item) = self.result.items.model.last_mut() {
-            item.set_shrunk(Some((&shrunk, written.as_deref())));
-        }
-        self.result.violations.push((shrunk, written));
-        self.result.counterexample.get_or_insert((case, options));
-        stop
+        self.keep(violation, found, is_shrunk, log);
+        self.after_violation()
     }
-}
 
-/// The open-world phase: its cases under [`options_for`] their indices, the first violation of
-/// each oracle shrunk and written ([`super::policy`]).
-pub(super) fn open_world_phase(
-    config: &CheckConfig,
-    kept: &mut Counterexamples,
-    pool: &rayon::ThreadPool,
-    log: &mut dyn FnMut(&str),
-) -> CheckResult {
-    let mut phase = OpenWorldPhase {
-        config,
-        start: Instant::now(),
-        cases: config.open_world_cases.unwrap_or(config.cases / 4),
-        result: CheckResult::default(),
-        generator: GeneratorResult::named(OPEN_WORLD_GENERATOR),
-        kept,
-        done: 0,
-    };
-    // The shard's case indices (SPEC §6 decision 58); progress counts them.
-    let mut indices = config.shard.indices(phase.cases);
-    phase.cases = config.shard.share(phase.cases);
-    evaluate_in_order(
-        pool,
-        WINDOW_PER_JOB * config.jobs.max(1),
-        || indices.next().map(|i| (i, options_for(i, &config.base))),
-        |(i, options): &(u32, Options)| {
-            open_world_case(config.seed, *i)
-                .map(|(tree, _)| open_world::evaluate(&tree.current(), options))
-                .ok_or_else(|| format!("the open-world generator rejected case {i}"))
-        },
-        |(i, options), evaluated| match evaluated {
-            Ok(outcomes) => phase.fold(i, &options, &outcomes, log),
-            Err(e) => {
-                log(&e);
-                ControlFlow::Continue(())
-            }
-        },
-    );
-    phase.generator.time = phase.start.elapsed();
-    let mut result = phase.result;
-    result.generators.push(phase.generator);
-    result
-}
-
-/// The open-world phase's state while it folds cases in order.
-struct OpenWorldPhase<'a> {
-    config: &'a CheckConfig,
-    start: Instant,
-    cases: u32,
-    result: CheckResult,
-    generator: GeneratorResult,
-    /// The oracles whose first violation the run has shrunk.
-    kept: &'a mut Counterexamples,
-    /// Cases folded.
-    done: u32,
-}
-
-impl OpenWorldPhase<'_> {
-    /// Tallies case `i`, reports progress, and lists its first violation (shrinking it when it
-    /// is the first of its oracle); breaks when the run fails fast and the case failed.
-    fn fold(
+    /// Tallies open-world case `i` and hands its first violation to the rule after a
+    /// violation.
+    fn fold_open_world(
         &mut self,
         i: u32,
         options: &Options,
         outcomes: &[(Oracle, Outcome)],
         log: &mut dyn FnMut(&str),
     ) -> ControlFlow<()> {
-        let config = self.config;
         self.result
             .items
             .open_world
             .push(CaseItem::of(i, outcomes, None));
-        self.result.tally(outcomes);
-        self.generator.tally(outcomes);
-        self.done += 1;
-        let (done, total) = (self.done, self.cases);
-        if !config.quiet && done.is_multiple_of((total / 10).max(1)) {
-            let secs = self.start.elapsed().as_secs_f64().max(1e-9);
-            log(&format!(
-                "open-world {done}/{total} cases ({:.1} cases/s)",
-                f64::from(done) / secs
-            ));
-        }
+        self.tally(outcomes, log);
         let Some(first) = open_world::first_violation(outcomes) else {
             return ControlFlow::Continue(());
         };
-        let stop = if config.fail_fast {
-            ControlFlow::Break(())
-        } else {
-            ControlFlow::Continue(())
-        };
         let line = shard::violation_line(&first);
-        log(&format!(
-            "open-world case {i} (seed {}) failed {}: {line}",
-            config.seed, first.oracle
-        ));
+        let found = format!("open-world case {i}, seed {}", self.config.seed);
+        log(&format!("{found} failed {}: {line}", first.oracle));
         self.result
             .open_world_failures
             .push((i, first.oracle, line));
         if !self.kept.take(first.oracle) {
             self.result.violations.push((first, None));
-            return stop;
+            return self.after_violation();
         }
-        let written = shrink_open_world(config, i, options, first, log);
-        if let Some(item) = self.result.items.open_world.last_mut() {
-            item.set_shrunk(written.1.then_some((&written.0, written.2.as_deref())));
-        }
-        self.result.violations.push((written.0, written.2));
-        stop
+        let shrunk = open_world_case(self.config.seed, i).map(|(mut tree, _)| {
+            let oracle = first.oracle;
+            draw::shrink_with(
+                &mut *tree,
+                first.clone(),
+                self.config.max_shrink_steps,
+                &|c: &OpenCase| failing(self.flattener.judge_open_world(c, options), oracle),
+            )
+            .1
+        });
+        let is_shrunk = shrunk.is_some();
+        self.keep(shrunk.unwrap_or(first), found, is_shrunk, log);
+        self.after_violation()
     }
-}
 
-/// Shrinks open-world case `i`'s violation `first` (keeping its oracle) and writes it: the
-/// violation, whether it was shrunk (not when the case could not be drawn again), and where it
-/// was written.
-fn shrink_open_world(
-    config: &CheckConfig,
-    i: u32,
-    options: &Options,
-    first: Violation,
-    log: &mut dyn FnMut(&str),
-) -> (Violation, bool, Option<std::path::PathBuf>) {
-    let oracle_name = first.oracle;
-    let Some((mut tree, _)) = open_world_case(config.seed, i) else {
-        return (first, false, None);
-    };
-    let (_, shrunk) = open_world::shrink(
-        &mut *tree,
-        first,
-        options,
-        config.max_shrink_steps,
-        &|v: &Violation| v.oracle == oracle_name,
-    );
-    let found_by = format!(
-        "{} (open-world case {i}, seed {})",
-        config.command, config.seed
-    );
-    let written = save_shrunk(
-        config,
-        &shrunk,
-        &found_by,
-        &format!("VIOLATION (open-world, shrunk): {shrunk}"),
-        log,
-    );
-    (shrunk, true, written)
+    /// Keeps the phase's counterexample of its oracle: written by the flattener, recorded on
+    /// the case's item and in the result.
+    fn keep(
+        &mut self,
+        violation: Violation,
+        found: String,
+        shrunk: bool,
+        log: &mut dyn FnMut(&str),
+    ) {
+        let file = self.flattener.save(&violation, &found, shrunk, log);
+        let items = if self.generator.name == MODEL_GENERATOR {
+            &mut self.result.items.model
+        } else {
+            &mut self.result.items.open_world
+        };
+        if let Some(item) = items.last_mut() {
+            item.set_shrunk(shrunk.then_some((&violation, file.as_deref())));
+        }
+        self.result
+            .violations
+            .push((violation.clone(), file.clone()));
+        self.result.counterexamples.push(Counterexample {
+            oracle: violation.oracle,
+            violation,
+            found,
+            shrunk,
+            file,
+        });
+    }
 }

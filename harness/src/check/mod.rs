@@ -28,6 +28,7 @@ use flatjoin::{OpenBranches, Options, Scope};
 
 use crate::shard::Shard;
 
+pub mod flattener;
 mod generated;
 mod order;
 pub mod policy;
@@ -37,14 +38,16 @@ mod report;
 mod result;
 pub mod results;
 
+use flattener::Core;
 pub use generated::{
-    MODEL_GENERATOR, OPEN_WORLD_GENERATOR, model_case, open_world_case, open_world_seed,
+    MODEL_GENERATOR, OPEN_WORLD_GENERATOR, model_case, model_phase, open_world_case,
+    open_world_phase, open_world_seed,
 };
-pub(crate) use order::{WINDOW_PER_JOB, evaluate_in_order};
 pub use report::report_markdown;
 pub(crate) use result::counts_for;
 pub use result::{
-    CheckResult, Counts, FormCounts, GeneratorResult, MAX_DISAGREEMENT_EXAMPLES, RunInfo,
+    CheckResult, Counterexample, Counts, FormCounts, GeneratorResult, MAX_DISAGREEMENT_EXAMPLES,
+    RunInfo,
 };
 
 /// The default seed of generated cases: a fixed one, so a run is reproducible.
@@ -165,10 +168,13 @@ pub fn run_with_progress(
         result.merge(replay::suite_phase(config, dir, &pool, log));
     }
     let mut kept = policy::Counterexamples::default();
+    let core = Core { config };
     result.merge(generated::model_phase(
-        config, &mut kept, &pool, log, progress,
+        config, &core, &mut kept, &pool, log, progress,
     ));
-    result.merge(generated::open_world_phase(config, &mut kept, &pool, log));
+    result.merge(generated::open_world_phase(
+        config, &core, &mut kept, &pool, log,
+    ));
     result.total_time = start.elapsed();
     if let Some(path) = &config.report {
         write_report(path, &report_markdown(&result), log);

@@ -53,7 +53,7 @@ impl Counts {
     }
 
     /// Adds `other`'s counts.
-    fn add(&mut self, other: Counts) {
+    pub(crate) fn add(&mut self, other: Counts) {
         self.cases += other.cases;
         self.passed += other.passed;
         self.failed += other.failed;
@@ -116,6 +116,9 @@ pub struct CheckResult {
     pub undefined_disagreements: usize,
     /// Violations, with the regression file written for each (generated ones only).
     pub violations: Vec<(Violation, Option<PathBuf>)>,
+    /// The generated phases' counterexamples: the first violation of each oracle, shrunk where
+    /// it could be, and where it was written ([`super::policy`]).
+    pub counterexamples: Vec<Counterexample>,
     /// The shrunk generated case behind the last violation, with its options.
     pub counterexample: Option<(Case, Options)>,
     /// With a fault injected: generated cases that fail the same way without the fault (a bug
@@ -136,6 +139,21 @@ pub struct CheckResult {
     /// The record of every input folded, in fold order, for the results file
     /// (`crate::shard::Results`) and the merge of shards.
     pub items: Items,
+}
+
+/// The counterexample of one oracle.
+#[derive(Debug, Clone)]
+pub struct Counterexample {
+    /// The oracle.
+    pub oracle: Oracle,
+    /// The (shrunk, for generated inputs) violation.
+    pub violation: Violation,
+    /// Where the input came from (`model case 12, seed …`, a corpus file, a suite group).
+    pub found: String,
+    /// Whether it was shrunk.
+    pub shrunk: bool,
+    /// The replayable file written for it.
+    pub file: Option<PathBuf>,
 }
 
 /// What one generator's cases found.
@@ -259,6 +277,7 @@ impl CheckResult {
         self.unexplained_disagreements += later.unexplained_disagreements;
         self.undefined_disagreements += later.undefined_disagreements;
         self.violations.extend(later.violations);
+        self.counterexamples.extend(later.counterexamples);
         if later.counterexample.is_some() {
             self.counterexample = later.counterexample;
         }

@@ -10,25 +10,23 @@
 //! refused the input), `skipped`, and `crashed` (the process exited, hung past the timeout, or
 //! broke the protocol; it is restarted).
 
-use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use flatjoin::{OpenBranches, Options, Scope};
-use proptest::strategy::ValueTree;
 use rayon::prelude::*;
 use serde_json::Value;
 
 use super::client::Client;
 use super::{Answer, ImplementationInfo};
+use crate::check::flattener::Flattener;
 use crate::check::policy::Counterexamples;
-use crate::check::{self, CheckConfig, Counts, counts_for};
+use crate::check::{self, CheckConfig, CheckResult, Counterexample, Counts, counts_for};
 use crate::corpus::{self, Input};
-use crate::draw;
 use crate::model::Case;
 use crate::open_world::{self, OpenCase};
-use crate::oracle::{self, Oracle, Outcome, Skip, Subject, Unpresented, Violation};
+use crate::oracle::{self, CaseReport, Oracle, Outcome, Skip, Subject, Unpresented, Violation};
 use crate::render::render;
 use crate::suite;
 
@@ -57,21 +55,6 @@ pub struct RunConfig {
     pub targets: Vec<Target>,
     /// Where counterexamples are written (`None`: nowhere).
     pub counterexamples: Option<PathBuf>,
-}
-
-/// The first counterexample of one oracle.
-#[derive(Debug, Clone)]
-pub struct Counterexample {
-    /// The oracle.
-    pub oracle: Oracle,
-    /// The (shrunk, for generated inputs) violation.
-    pub violation: Violation,
-    /// Where the input came from (`model case 12`, a corpus file, a suite group).
-    pub found: String,
-    /// Whether it was shrunk.
-    pub shrunk: bool,
-    /// The replayable file written for it.
-    pub file: Option<PathBuf>,
 }
 
 /// Inputs sent from one source (corpus, suite, a generator) and the time they took.
@@ -187,6 +170,25 @@ impl ImplementationResult {
     fn tally(&mut self, outcomes: &[(Oracle, Outcome)]) {
         for (oracle, outcome) in outcomes {
             counts_for(&mut self.cells, *oracle).count(outcome);
+        }
+    }
+
+    /// Adds what a generated phase found: its counts, counterexamples and source.
+    fn absorb(&mut self, phase: CheckResult) {
+        for (oracle, counts) in phase.oracles {
+            counts_for(&mut self.cells, oracle).add(counts);
+        }
+        self.counterexamples.extend(phase.counterexamples);
+        for g in phase.generators {
+            self.sources.push(Source {
+                name: if g.name == check::MODEL_GENERATOR {
+                    check::MODEL_GENERATOR
+                } else {
+                    check::OPEN_WORLD_GENERATOR
+                },
+                inputs: u64::from(g.cases),
+                time: g.time,
+            });
         }
     }
 }
@@ -575,8 +577,11 @@ fn run_one(
             run.fixed("suite", inputs, &SUITE_ORACLES, kept, &mut result, log);
         }
     }
-    run.model(kept, &mut result, log);
-    run.open_world(kept, &mut result, log);
+    let check = &config.check;
+    let model = check::model_phase(check, &run, kept, threads, log, &mut |_, _| {});
+    result.absorb(model);
+    let open_world = check::open_world_phase(check, &run, kept, threads, log);
+    result.absorb(open_world);
     let (requests, starts, waiting) = pool.finish();
     result.requests = requests;
     result.starts = starts;
@@ -641,7 +646,7 @@ impl Run<'_> {
                         "VIOLATION ({found}): {}",
                         first_line(&v.to_string())
                     ));
-                    self.keep(result, oracle, *v, found, false, log);
+                    self.keep(result, *v, found, log);
                 }
             }
         }
@@ -659,125 +664,34 @@ impl Run<'_> {
         });
     }
 
-    /// Records the first counterexample of `oracle` and writes its replayable file.
+    /// Records the first counterexample of `oracle` (from a fixed input: not shrunk) and writes
+    /// its replayable file.
     fn keep(
         &self,
         result: &mut ImplementationResult,
-        oracle: Oracle,
         violation: Violation,
         found: String,
-        shrunk: bool,
         log: &mut dyn FnMut(&str),
     ) {
-        let file =
-            self.config.counterexamples.as_ref().and_then(|dir| {
-                match write_counterexample(
-                    dir,
-                    &self.config.check.command,
-                    self.target,
-                    self.info,
-                    &violation,
-                    &found,
-                ) {
-                    Ok(p) => Some(p),
-                    Err(e) => {
-                        log(&format!("cannot write the counterexample: {e}"));
-                        None
-                    }
-                }
-            });
-        if let Some(p) = &file {
-            log(&format!(
-                "counterexample for {oracle} written to {}",
-                p.display()
-            ));
-        }
+        let file = self.save(&violation, &found, false, log);
         result.counterexamples.push(Counterexample {
-            oracle,
+            oracle: violation.oracle,
             violation,
             found,
-            shrunk,
+            shrunk: false,
             file,
         });
     }
+}
 
-    fn model(
-        &self,
-        kept: &mut Counterexamples,
-        result: &mut ImplementationResult,
-        log: &mut dyn FnMut(&str),
-    ) {
-        let start = Instant::now();
-        let config = &self.config.check;
-        let mut next = 0u32;
-        let mut sent = 0u64;
-        check::evaluate_in_order(
-            self.threads,
-            check::WINDOW_PER_JOB * config.jobs.max(1),
-            || {
-                let i = next;
-                next += 1;
-                (i < config.cases).then(|| (i, self.info.options_for(i)))
-            },
-            |(i, options): &(u32, Options)| {
-                check::model_case(config.seed, *i).map(|tree| {
-                    let case = tree.current();
-                    let schema = render(&case.normalized());
-                    judge(
-                        self.pool,
-                        Job {
-                            schema: &schema,
-                            options,
-                            values: Vec::new(),
-                            case: Some(&case),
-                            variants: &[],
-                        },
-                    )
-                })
-            },
-            |(i, options), outcomes| {
-                let Some(outcomes) = outcomes else {
-                    return ControlFlow::Continue(());
-                };
-                sent += 1;
-                result.tally(&outcomes);
-                let Some(v) = open_world::first_violation(&outcomes) else {
-                    return ControlFlow::Continue(());
-                };
-                let oracle = v.oracle;
-                if kept.take(oracle) {
-                    log(&format!(
-                        "VIOLATION (model case {i}): {}; shrinking…",
-                        first_line(&v.to_string())
-                    ));
-                    let shrunk = check::model_case(config.seed, i).map(|mut tree| {
-                        draw::shrink_with(&mut tree, v.clone(), config.max_shrink_steps, &|c| {
-                            self.fails(c, &options, oracle)
-                        })
-                        .1
-                    });
-                    let found = format!("model case {i}, seed {}", config.seed);
-                    let is_shrunk = shrunk.is_some();
-                    self.keep(result, oracle, shrunk.unwrap_or(v), found, is_shrunk, log);
-                }
-                if config.fail_fast {
-                    ControlFlow::Break(())
-                } else {
-                    ControlFlow::Continue(())
-                }
-            },
-        );
-        result.sources.push(Source {
-            name: check::MODEL_GENERATOR,
-            inputs: sent,
-            time: start.elapsed(),
-        });
+impl Flattener for Run<'_> {
+    fn options_for(&self, i: u32) -> Options {
+        self.info.options_for(i)
     }
 
-    /// The violation of `oracle` on model case `case`, if it still fails (shrinking).
-    fn fails(&self, case: &Case, options: &Options, oracle: Oracle) -> Option<Violation> {
+    fn judge_model(&self, case: &Case, options: &Options) -> CaseReport {
         let schema = render(&case.normalized());
-        judge(
+        let outcomes = judge(
             self.pool,
             Job {
                 schema: &schema,
@@ -786,16 +700,15 @@ impl Run<'_> {
                 case: Some(case),
                 variants: &[],
             },
-        )
-        .into_iter()
-        .find_map(|(o, outcome)| match outcome {
-            Outcome::Failed(v) if o == oracle => Some(*v),
-            _ => None,
-        })
+        );
+        CaseReport {
+            outcomes,
+            widening: None,
+            unions: None,
+        }
     }
 
-    /// The outcomes of one open-world case.
-    fn open_case(&self, case: &OpenCase, options: &Options) -> Vec<(Oracle, Outcome)> {
+    fn judge_open_world(&self, case: &OpenCase, options: &Options) -> Vec<(Oracle, Outcome)> {
         let judge_original = match oracle::judge(&case.schema) {
             Ok(j) => j,
             Err(e) => {
@@ -818,71 +731,35 @@ impl Run<'_> {
         )
     }
 
-    fn open_world(
+    fn save(
         &self,
-        kept: &mut Counterexamples,
-        result: &mut ImplementationResult,
+        violation: &Violation,
+        found: &str,
+        _shrunk: bool,
         log: &mut dyn FnMut(&str),
-    ) {
-        let start = Instant::now();
-        let config = &self.config.check;
-        let cases = config.open_world_cases.unwrap_or(config.cases / 4);
-        let mut next = 0u32;
-        let mut sent = 0u64;
-        check::evaluate_in_order(
-            self.threads,
-            check::WINDOW_PER_JOB * config.jobs.max(1),
-            || {
-                let i = next;
-                next += 1;
-                (i < cases).then(|| (i, self.info.options_for(i)))
-            },
-            |(i, options): &(u32, Options)| {
-                check::open_world_case(config.seed, *i)
-                    .map(|(tree, _)| self.open_case(&tree.current(), options))
-            },
-            |(i, options), outcomes| {
-                let Some(outcomes) = outcomes else {
-                    return ControlFlow::Continue(());
-                };
-                sent += 1;
-                result.tally(&outcomes);
-                let Some(v) = open_world::first_violation(&outcomes) else {
-                    return ControlFlow::Continue(());
-                };
-                let oracle = v.oracle;
-                if kept.take(oracle) {
-                    log(&format!(
-                        "VIOLATION (open-world case {i}): {}; shrinking…",
-                        first_line(&v.to_string())
-                    ));
-                    let shrunk = check::open_world_case(config.seed, i).map(|(mut tree, _)| {
-                        draw::shrink_with(&mut *tree, v.clone(), config.max_shrink_steps, &|c| {
-                            self.open_case(c, &options)
-                                .into_iter()
-                                .find_map(|(o, outcome)| match outcome {
-                                    Outcome::Failed(v) if o == oracle => Some(*v),
-                                    _ => None,
-                                })
-                        })
-                        .1
-                    });
-                    let found = format!("open-world case {i}, seed {}", config.seed);
-                    let is_shrunk = shrunk.is_some();
-                    self.keep(result, oracle, shrunk.unwrap_or(v), found, is_shrunk, log);
-                }
-                if config.fail_fast {
-                    ControlFlow::Break(())
-                } else {
-                    ControlFlow::Continue(())
-                }
-            },
-        );
-        result.sources.push(Source {
-            name: check::OPEN_WORLD_GENERATOR,
-            inputs: sent,
-            time: start.elapsed(),
-        });
+    ) -> Option<PathBuf> {
+        let dir = self.config.counterexamples.as_ref()?;
+        match write_counterexample(
+            dir,
+            &self.config.check.command,
+            self.target,
+            self.info,
+            violation,
+            found,
+        ) {
+            Ok(p) => {
+                log(&format!(
+                    "counterexample for {} written to {}",
+                    violation.oracle,
+                    p.display()
+                ));
+                Some(p)
+            }
+            Err(e) => {
+                log(&format!("cannot write the counterexample: {e}"));
+                None
+            }
+        }
     }
 }
 

@@ -174,7 +174,7 @@ impl Generator {
     /// How a finding names its case (`found by`) and the error names a case.
     fn case_name(self, i: u32) -> String {
         match self {
-            Generator::Model => format!("case {i}"),
+            Generator::Model => format!("model case {i}"),
             Generator::OpenWorld => format!("open-world case {i}"),
         }
     }

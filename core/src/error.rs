@@ -111,11 +111,7 @@ impl ErrorKind {
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let at = if self.pointer.is_empty() {
-            "(root)"
-        } else {
-            &self.pointer
-        };
+        let at = crate::pointer::shown(&self.pointer);
         match &self.kind {
             ErrorKind::NotJson {
                 message,

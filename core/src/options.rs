@@ -264,11 +264,7 @@ pub enum OptionsErrorKind {
 
 impl fmt::Display for OptionsError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let at = if self.pointer.is_empty() {
-            "(root)"
-        } else {
-            &self.pointer
-        };
+        let at = crate::pointer::shown(&self.pointer);
         match &self.kind {
             OptionsErrorKind::NotAnObject => write!(f, "at {at}: options must be an object"),
             OptionsErrorKind::NotAString => write!(f, "at {at}: expected a string"),

@@ -45,6 +45,15 @@ pub(crate) fn push_index(base: &str, index: usize) -> String {
     format!("{base}/{index}")
 }
 
+/// A pointer as an error message shows it: `(root)` for the empty pointer.
+pub(crate) fn shown(pointer: &str) -> &str {
+    if pointer.is_empty() {
+        "(root)"
+    } else {
+        pointer
+    }
+}
+
 /// Splits a JSON pointer into unescaped tokens. `""` has none.
 #[cfg(test)]
 pub(crate) fn tokens(pointer: &str) -> impl Iterator<Item = String> + '_ {

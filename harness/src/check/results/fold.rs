@@ -20,7 +20,7 @@ use crate::suite::{self, SuiteReport};
 /// that took part (the model's cases up to its first violation).
 #[derive(Debug, Clone)]
 pub struct Folded {
-    /// The result, as [`super::run`] returns it for the same run (but the kept
+    /// The result, as [`crate::check::run`] returns it for the same run (but the kept
     /// counterexample case, which only the run itself has).
     pub result: CheckResult,
     /// Counts per oracle × source.
@@ -90,7 +90,7 @@ fn findings_of(
 
 /// Folds `items` as the unsharded run folds what it evaluates (SPEC §6 decision 59): the corpus in
 /// file order, the suite by draft, each generator's cases in index order by the one rule of
-/// [`super::policy`] (the first violation of each oracle shrunk; with `--fail-fast`, up to the
+/// [`crate::check::policy`] (the first violation of each oracle shrunk; with `--fail-fast`, up to the
 /// first case with a violation not passed over as unattributed).
 pub fn fold(run: &Run, codes: &[Oracle], items: &Items, timing: Timing) -> Result<Folded, String> {
     let config = run.config()?;

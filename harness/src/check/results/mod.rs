@@ -202,7 +202,7 @@ pub struct Results {
     pub findings: Vec<Finding>,
     /// Time spent.
     pub timing: Timing,
-    /// The code table of [`Outcomes::verdicts`]: the oracle of code `a`, `b`, ….
+    /// The code table of [`crate::shard::Outcomes::verdicts`]: the oracle of code `a`, `b`, ….
     pub oracle_codes: Vec<String>,
     /// The records a merge folds.
     pub items: Items,

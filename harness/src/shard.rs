@@ -367,10 +367,14 @@ pub struct CaseItem {
     /// With a fault injected: the case fails the same way without it (passed over).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub unattributed: bool,
-    /// The case's first violation was shrunk: the result.
+    /// The case's first violation the run shrank (the first of its oracle in the run): the
+    /// result.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shrunk: Option<Shrunk>,
-    /// The first violation was to be shrunk but the case could not be drawn again.
+    /// The case's later violations the run shrank, each the first of its oracle, in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub also_shrunk: Vec<Shrunk>,
+    /// A violation was to be shrunk but the case could not be drawn again.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub unshrinkable: bool,
     /// What the join made of the case's unions (model cases the core flattened).
@@ -387,6 +391,7 @@ impl CaseItem {
             widening,
             unattributed: false,
             shrunk: None,
+            also_shrunk: Vec::new(),
             unshrinkable: false,
             unions: None,
         }
@@ -398,17 +403,27 @@ impl CaseItem {
         self
     }
 
-    /// Records the shrunk counterexample of this case's first violation.
+    /// Records a shrunk counterexample of this case (`None`: the case could not be drawn again).
     pub fn set_shrunk(&mut self, shrunk: Option<(&Violation, Option<&Path>)>) {
         match shrunk {
             Some((v, file)) => {
-                self.shrunk = Some(Shrunk {
+                let record = Shrunk {
                     violation: ViolationRecord::of(v),
                     regression_file: file.map(|p| p.display().to_string()),
-                });
+                };
+                if self.shrunk.is_none() {
+                    self.shrunk = Some(record);
+                } else {
+                    self.also_shrunk.push(record);
+                }
             }
             None => self.unshrinkable = true,
         }
+    }
+
+    /// The shrunk counterexamples recorded, in order.
+    pub fn shrunk_all(&self) -> impl Iterator<Item = &Shrunk> {
+        self.shrunk.iter().chain(&self.also_shrunk)
     }
 }
 

@@ -153,6 +153,11 @@ pub fn open_world_phase(
     phase.finish()
 }
 
+/// Shrinks one violation of the case being folded: the shrunk violation, with the model case it
+/// came from and its options (`None` for an open-world case); `None` when the case cannot be
+/// drawn again.
+type Shrink<'a> = &'a dyn Fn(&Violation) -> Option<(Option<(Case, Options)>, Violation)>;
+
 /// A generated phase's state while it folds cases in order.
 struct Phase<'a> {
     config: &'a CheckConfig,
@@ -252,33 +257,20 @@ impl Phase<'_> {
             return ControlFlow::Continue(());
         }
         let found = format!("model case {i}, seed {}", self.config.seed);
-        if !self.kept.take(first.oracle) {
-            log(&format!(
-                "{found} failed {}: {}",
-                first.oracle,
-                shard::violation_line(&first)
-            ));
-            self.result.violations.push((first, None));
-            return self.after_violation();
-        }
-        log(&format!("{found} failed {}; shrinking…", first.oracle));
-        let shrunk = model_case(self.config.seed, i).map(|mut tree| {
-            let oracle = first.oracle;
-            draw::shrink_with(
-                &mut tree,
-                first.clone(),
-                self.config.max_shrink_steps,
-                &|c: &Case| failing(self.flattener.judge_model(c, &options).outcomes, oracle),
-            )
-        });
-        let (violation, is_shrunk) = match shrunk {
-            Some((case, v)) => {
-                self.result.counterexample.get_or_insert((case, options));
-                (v, true)
-            }
-            None => (first, false),
+        let (config, flattener) = (self.config, self.flattener);
+        let shrink = |v: &Violation| {
+            let oracle = v.oracle;
+            model_case(config.seed, i).map(|mut tree| {
+                let (case, shrunk) = draw::shrink_with(
+                    &mut tree,
+                    v.clone(),
+                    config.max_shrink_steps,
+                    &|c: &Case| failing(flattener.judge_model(c, &options).outcomes, oracle),
+                );
+                (Some((case, options.clone())), shrunk)
+            })
         };
-        self.keep(violation, found, is_shrunk, log);
+        self.keep_new(&report.outcomes, first, &found, &shrink, log);
         self.after_violation()
     }
 
@@ -305,23 +297,65 @@ impl Phase<'_> {
         self.result
             .open_world_failures
             .push((i, first.oracle, line));
-        if !self.kept.take(first.oracle) {
-            self.result.violations.push((first, None));
-            return self.after_violation();
-        }
-        let shrunk = open_world_case(self.config.seed, i).map(|(mut tree, _)| {
-            let oracle = first.oracle;
-            draw::shrink_with(
-                &mut *tree,
-                first.clone(),
-                self.config.max_shrink_steps,
-                &|c: &OpenCase| failing(self.flattener.judge_open_world(c, options), oracle),
-            )
-            .1
-        });
-        let is_shrunk = shrunk.is_some();
-        self.keep(shrunk.unwrap_or(first), found, is_shrunk, log);
+        let (config, flattener) = (self.config, self.flattener);
+        let shrink = |v: &Violation| {
+            let oracle = v.oracle;
+            open_world_case(config.seed, i).map(|(mut tree, _)| {
+                let (_, shrunk) = draw::shrink_with(
+                    &mut *tree,
+                    v.clone(),
+                    config.max_shrink_steps,
+                    &|c: &OpenCase| failing(flattener.judge_open_world(c, options), oracle),
+                );
+                (None, shrunk)
+            })
+        };
+        self.keep_new(outcomes, first, &found, &shrink, log);
         self.after_violation()
+    }
+
+    /// The rule after a violation ([`super::policy`]) on one failing case: each of its
+    /// violations that is the first of its oracle in the run is shrunk (`shrink`: the shrunk
+    /// violation, with the model case it came from; `None` when the case cannot be drawn again)
+    /// and kept; when none is, the case's `first` violation is listed as found.
+    fn keep_new(
+        &mut self,
+        outcomes: &[(Oracle, Outcome)],
+        first: Violation,
+        found: &str,
+        shrink: Shrink<'_>,
+        log: &mut dyn FnMut(&str),
+    ) {
+        let new: Vec<Violation> = outcomes
+            .iter()
+            .filter_map(|(_, o)| match o {
+                Outcome::Failed(v) => Some(v),
+                _ => None,
+            })
+            .filter(|v| self.kept.take(v.oracle))
+            .map(|v| (**v).clone())
+            .collect();
+        if new.is_empty() {
+            log(&format!(
+                "{found} failed {}: {}",
+                first.oracle,
+                shard::violation_line(&first)
+            ));
+            self.result.violations.push((first, None));
+            return;
+        }
+        for v in new {
+            log(&format!("{found} failed {}; shrinking…", v.oracle));
+            match shrink(&v) {
+                Some((case, shrunk)) => {
+                    if let Some(case) = case {
+                        self.result.counterexample.get_or_insert(case);
+                    }
+                    self.keep(shrunk, found.to_owned(), true, log);
+                }
+                None => self.keep(v, found.to_owned(), false, log),
+            }
+        }
     }
 
     /// Keeps the phase's counterexample of its oracle: written by the flattener, recorded on

@@ -4,10 +4,10 @@
 //!
 //! - every case runs, unless the run fails fast (`--fail-fast`): then the phase stops after the
 //!   case of its first counterexample;
-//! - of each failing case the first violation counts; it is shrunk and written when it is the
-//!   first of its oracle in the run (the protocol's fixed inputs, the corpus and the test suite,
-//!   count too: their first violation of an oracle is written, not shrunk), and listed as it is
-//!   otherwise;
+//! - of each failing case, every violation that is the first of its oracle in the run is shrunk
+//!   and written (the protocol's fixed inputs, the corpus and the test suite, count too: their
+//!   first violation of an oracle is written, not shrunk); a case with none lists its first
+//!   violation as it is;
 //! - with a fault injected into the core, a case that fails the same way without the fault is
 //!   passed over (a bug of the core, not the fault's doing) and shrinks nothing.
 

@@ -55,23 +55,27 @@ impl Folded {
     }
 }
 
-/// A finding for each failed outcome of `outcomes` (its violation in `record`), the first one
-/// replaced by `first` when given (a shrunk counterexample).
+/// A finding for each failed outcome of `outcomes`, the first of each oracle in `shrunk`
+/// replaced by its shrunk counterexample (and the file written for it).
 fn findings_of(
     source: &str,
     item: &str,
     found_by: &str,
     outcomes: &[(Oracle, Outcome)],
-    first: Option<(&Violation, Option<&str>)>,
+    shrunk: &[(Violation, Option<String>)],
     unattributed: bool,
 ) -> Vec<Finding> {
     let mut out = Vec::new();
+    let mut replaced: Vec<Oracle> = Vec::new();
     for (_, outcome) in outcomes {
         let Outcome::Failed(v) = outcome else {
             continue;
         };
-        let (v, shrunk, file) = match (out.is_empty(), first) {
-            (true, Some((shrunk, file))) => (shrunk, true, file),
+        let (v, is_shrunk, file) = match shrunk.iter().find(|(s, _)| s.oracle == v.oracle) {
+            Some((s, file)) if !replaced.contains(&v.oracle) => {
+                replaced.push(v.oracle);
+                (s, true, file.as_deref())
+            }
             _ => (&**v, false, None),
         };
         out.push(Finding {
@@ -79,7 +83,7 @@ fn findings_of(
             check: v.oracle.name().to_owned(),
             item: item.to_owned(),
             message: v.message.clone(),
-            shrunk,
+            shrunk: is_shrunk,
             unattributed,
             counterexample: Some(corpus::regression_case(v, found_by)),
             regression_file: file.map(str::to_owned),
@@ -119,7 +123,7 @@ pub fn fold(run: &Run, codes: &[Oracle], items: &Items, timing: Timing) -> Resul
             &item.path,
             &item.path,
             &outcomes,
-            None,
+            &[],
             false,
         ));
         kept.corpus.push(item.clone());
@@ -240,38 +244,53 @@ fn fold_generator(
         if item.unattributed {
             result.unattributed.push(first.clone());
             let source = generator.name();
-            findings.extend(findings_of(
-                source, &label, &found_by, &outcomes, None, true,
-            ));
+            findings.extend(findings_of(source, &label, &found_by, &outcomes, &[], true));
             continue;
         }
-        let shrinks = kept_oracles.take(first.oracle);
-        let shrunk = match &item.shrunk {
-            _ if !shrinks => None,
-            Some(s) => Some((
-                s.violation.restore(&config.base)?,
-                s.regression_file.clone(),
-            )),
-            None if item.unshrinkable => None,
-            None => {
-                return Err(format!(
-                    "{case} failed {} (a violation the run shrinks) but its results hold no shrunk counterexample",
-                    first.oracle
-                ));
+        // The rule after a violation (`check::policy`): each violation that is the first of its
+        // oracle in the run was shrunk; a case with none lists its first violation as found.
+        let new: Vec<&Violation> = outcomes
+            .iter()
+            .filter_map(|(_, o)| match o {
+                Outcome::Failed(v) => Some(&**v),
+                _ => None,
+            })
+            .filter(|v| kept_oracles.take(v.oracle))
+            .collect();
+        if new.is_empty() {
+            result.violations.push((first.clone(), None));
+        }
+        let mut shrunk = Vec::new();
+        for v in new {
+            // A shard shrank every violation the whole run shrinks in this case, and maybe
+            // more (its earlier cases are fewer): its record of the same oracle.
+            match item
+                .shrunk_all()
+                .find(|s| s.violation.oracle == v.oracle.name())
+            {
+                Some(s) => {
+                    let restored = s.violation.restore(&config.base)?;
+                    let file = s.regression_file.clone();
+                    result
+                        .violations
+                        .push((restored.clone(), file.as_ref().map(Into::into)));
+                    shrunk.push((restored, file));
+                }
+                None if item.unshrinkable => result.violations.push((v.clone(), None)),
+                None => {
+                    return Err(format!(
+                        "{case} failed {} (a violation the run shrinks) but its results hold no shrunk counterexample",
+                        v.oracle
+                    ));
+                }
             }
-        };
-        match &shrunk {
-            Some((v, file)) => result
-                .violations
-                .push((v.clone(), file.as_ref().map(Into::into))),
-            None => result.violations.push((first.clone(), None)),
         }
         findings.extend(findings_of(
             generator.name(),
             &label,
             &found_by,
             &outcomes,
-            shrunk.as_ref().map(|(v, f)| (v, f.as_deref())),
+            &shrunk,
             false,
         ));
         if config.fail_fast {

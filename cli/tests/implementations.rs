@@ -342,25 +342,15 @@ fn the_adapters_await_async_functions_and_keep_stdout_for_the_protocol() {
     }
 }
 
-/// One driver (SPEC §6 decision 74): on the default seed, the core in process and the core behind
-/// `serve-protocol` (Rust, no adapter) get the same verdicts on generated cases from every oracle
-/// that judges a presentation alone. Static soundness and coverage also read the core's
-/// diagnostics in process (an implementation sends none): there the in-process run judges every
-/// input the protocol run judges, and more.
+/// One driver (SPEC §6 decisions 74, 75): on the default seed and the bundled corpus, the core in
+/// process and the core behind `serve-protocol` (Rust, no adapter) get the same verdicts — from
+/// every implementation oracle on the corpus and the generated cases (static soundness and
+/// coverage included: `serve-protocol` sends the core's diagnostics with each presentation), and
+/// the same flatten and wrapped parts on the test suite.
 #[test]
 fn the_core_in_process_and_through_serve_protocol_get_the_same_verdicts() {
     let dir = scratch("one-driver");
-    let empty = dir.join("empty-corpus");
-    std::fs::create_dir_all(&empty).expect("empty corpus");
-    let empty = empty.to_str().expect("utf-8 path");
-    let common = [
-        "--corpus",
-        empty,
-        "--cases",
-        "100",
-        "--open-world-cases",
-        "25",
-    ];
+    let common = ["--cases", "100", "--open-world-cases", "25"];
     let in_process = dir.join("in-process.json");
     let out = Command::new(env!("CARGO_BIN_EXE_flatjoin"))
         .arg("check")
@@ -380,15 +370,16 @@ fn the_core_in_process_and_through_serve_protocol_get_the_same_verdicts() {
             .expect("JSON");
     let serve = format!("{} serve-protocol", env!("CARGO_BIN_EXE_flatjoin"));
     let mut args = common.to_vec();
-    args.extend(["--implementation", &serve]);
+    args.extend(["--corpus", "corpus", "--implementation", &serve]);
     let (out, results) = check(&args, &dir);
     assert!(out.status.success(), "{}", stdout(&out));
-    let cells = &implementation(&results, "flatjoin")["oracles"];
-    // The in-process counts of one oracle over both generators: (cases, passed, failed, skipped).
-    let counts = |oracle: &str| {
+    let through = implementation(&results, "flatjoin");
+    let checks = in_process["summary"]["checks"].as_array().expect("checks");
+    // The in-process counts of one check over `sources`: (cases, passed, failed, skipped).
+    let counts = |check: &str, sources: &[&str]| {
         let mut sum = [0u64; 4];
-        for c in in_process["summary"]["checks"].as_array().expect("checks") {
-            if c["check"] == oracle && (c["source"] == "model" || c["source"] == "open-world") {
+        for c in checks {
+            if c["check"] == check && sources.iter().any(|s| c["source"] == *s) {
                 for (k, key) in ["cases", "passed", "failed", "skipped"].iter().enumerate() {
                     sum[k] += c[key].as_u64().unwrap_or(0);
                 }
@@ -396,26 +387,59 @@ fn the_core_in_process_and_through_serve_protocol_get_the_same_verdicts() {
         }
         sum
     };
+    let cells = &through["oracles"];
     let mut compared = 0;
     for (oracle, cell) in cells.as_object().expect("cells") {
-        let [cases, passed, failed, skipped] = counts(oracle);
-        let through = |key: &str| cell[key].as_u64().unwrap_or(0);
-        assert_eq!(cases, through("cases"), "{oracle}: cases");
+        let [cases, passed, failed, skipped] = counts(oracle, &["corpus", "model", "open-world"]);
+        let cell = |key: &str| cell[key].as_u64().unwrap_or(0);
         assert_eq!(failed, 0, "{oracle}");
-        assert_eq!(through("violations"), 0, "{oracle}");
-        if oracle == "static-soundness" || oracle == "coverage" {
-            assert!(
-                passed >= through("passed"),
-                "{oracle}: {passed} in process, {cell}"
-            );
-            continue;
-        }
         assert_eq!(
-            (passed, skipped),
-            (through("passed"), through("not_applicable")),
-            "{oracle}: in process (passed, not applicable) against {cell}"
+            (cases, passed, skipped, 0),
+            (
+                cell("cases"),
+                cell("passed"),
+                cell("not_applicable"),
+                cell("violations")
+            ),
+            "{oracle}: in process (cases, passed, not applicable, violations) against through the protocol"
         );
         compared += 1;
     }
-    assert_eq!(compared, 11, "{cells}");
+    assert_eq!(compared, 13, "{cells}");
+    // The suite: every draft's flatten and wrapped parts, counts and lines alike.
+    let suite = through["suite"].as_array().expect("suite parts");
+    assert_eq!(suite.len(), 5, "{suite:?}");
+    let in_suite = in_process["items"]["suite"]
+        .as_array()
+        .expect("suite items");
+    for report in suite {
+        let draft = &report["draft"];
+        let mine = in_suite
+            .iter()
+            .map(|item| &item["report"])
+            .find(|r| r["draft"] == *draft)
+            .expect("the draft in process");
+        for part in ["flatten", "wrapped"] {
+            assert!(
+                report[part]["instances"].as_u64() > Some(100),
+                "{draft} {part}"
+            );
+            for key in [
+                "schemas",
+                "flattened",
+                "instances",
+                "passed",
+                "not_promised",
+            ] {
+                assert_eq!(report[part][key], mine[part][key], "{draft} {part} {key}");
+            }
+            for key in ["unrunnable", "failures"] {
+                let lines = |r: &Value| r[part][key].as_array().cloned().unwrap_or_default();
+                let (theirs, ours) = (lines(report), lines(mine));
+                let first = theirs.iter().zip(&ours).find(|(a, b)| a != b);
+                assert_eq!(theirs.len(), ours.len(), "{draft} {part} {key}: {first:?}");
+                assert!(first.is_none(), "{draft} {part} {key}: {first:?}");
+            }
+        }
+    }
 }

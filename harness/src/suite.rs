@@ -15,12 +15,19 @@
 //!   not promised), must be accepted by its presentation (soundness).
 //! - **validate**: `flatjoin::Runtime`'s verdict (what `flatjoin validate` prints) must equal the
 //!   suite's on every required test (not under `optional/`), except the tests in [`XFAIL`].
+//!
+//! The flatten and wrapped parts flatten through a [`Flatten`] function ([`SuiteRun`]): the core
+//! in process, or an implementation behind the protocol, which the same parts judge the same
+//! way (SPEC §6 decision 75); the validate part judges the core's runtime, in process only.
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+use flatjoin::Options;
 use serde_json::{Map, Value, json};
+
+use crate::oracle::Flatten;
 
 /// The drafts the suite corpus covers, by their folder name under `tests/`.
 pub const DRAFTS: [&str; 5] = ["draft2020-12", "draft2019-09", "draft7", "draft6", "draft4"];
@@ -291,14 +298,35 @@ fn xfail_reason(draft: &str, t: &SuiteTest) -> Option<&'static str> {
         .map(|e| e.4)
 }
 
-/// Runs the three parts over one draft of the suite.
-pub fn run_draft(suite: &Path, draft: &str) -> SuiteReport {
+/// How a run of the suite flattens: the flattener, the options it is asked under, and whether
+/// the validate part (the core's runtime) runs.
+pub struct SuiteRun<'a> {
+    /// The flattener of the flatten and wrapped parts.
+    pub flatten: Flatten<'a>,
+    /// The options every schema is flattened under.
+    pub options: Options,
+    /// Whether the validate part runs (the core in process).
+    pub runtime: bool,
+}
+
+impl SuiteRun<'_> {
+    /// The core in process under the default options, all three parts.
+    pub fn core() -> SuiteRun<'static> {
+        SuiteRun {
+            flatten: &crate::oracle::core_flatten,
+            options: Options::default(),
+            runtime: true,
+        }
+    }
+}
+
+/// Runs the parts of `run` over one draft of the suite.
+pub fn run_draft(suite: &Path, draft: &str, run: &SuiteRun<'_>) -> SuiteReport {
     let remotes = Remotes::load(suite);
     let mut report = SuiteReport {
         draft: draft.to_owned(),
         ..SuiteReport::default()
     };
-    let options = flatjoin::Options::default();
     let mut xfail_hit: Vec<String> = Vec::new();
     for mut g in groups(suite, draft) {
         // The draft is declared, as a user's schema must be for flatjoin to read it by its rules
@@ -313,7 +341,7 @@ pub fn run_draft(suite: &Path, draft: &str) -> SuiteReport {
             );
             report.flatten.unrunnable.push(why.clone());
             report.wrapped.unrunnable.push(why);
-            if !g.optional {
+            if run.runtime && !g.optional {
                 validate_part(
                     &g,
                     draft,
@@ -336,10 +364,15 @@ pub fn run_draft(suite: &Path, draft: &str) -> SuiteReport {
             }
         };
         if let Some(original) = &original {
-            flatten_part(&g, draft, &remotes, original, &options, &mut report.flatten);
-            wrapped_part(&g, draft, &remotes, &options, &mut report.wrapped);
+            let part = Part {
+                draft,
+                remotes: &remotes,
+                run,
+            };
+            part.flatten(&g, original, &mut report.flatten);
+            part.wrapped(&g, &mut report.wrapped);
         }
-        if !g.optional {
+        if run.runtime && !g.optional {
             validate_part(
                 &g,
                 draft,
@@ -351,7 +384,7 @@ pub fn run_draft(suite: &Path, draft: &str) -> SuiteReport {
         }
     }
     for (d, f, g, t, _) in XFAIL {
-        if *d == draft {
+        if run.runtime && *d == draft {
             let key = format!("{d}/{f}: {g} / {t}");
             if !xfail_hit.contains(&key) {
                 report
@@ -363,59 +396,133 @@ pub fn run_draft(suite: &Path, draft: &str) -> SuiteReport {
     report
 }
 
-fn flatten_part(
-    g: &SuiteGroup,
-    draft: &str,
-    remotes: &Remotes,
-    original: &jsonschema::Validator,
-    options: &flatjoin::Options,
-    counts: &mut PartCounts,
-) {
-    let presentation = match flatjoin::flatten(&g.schema, options) {
-        Ok(f) => {
-            counts.flattened += usize::from(!f.diagnostics.flattened.is_empty());
-            f.schema
+/// The flatten and wrapped parts of one draft.
+struct Part<'a> {
+    draft: &'a str,
+    remotes: &'a Remotes,
+    run: &'a SuiteRun<'a>,
+}
+
+impl Part<'_> {
+    /// The presentation of `schema` (counting it as flattened when the diagnostics say a union
+    /// was), or why there is none, as an unrunnable line of `id`.
+    fn present(&self, schema: &Value, id: &str, counts: &mut PartCounts) -> Option<Value> {
+        match (self.run.flatten)(schema, &self.run.options) {
+            Ok((presentation, diagnostics)) => {
+                let flattened = diagnostics
+                    .as_ref()
+                    .and_then(|d| d["flattened"].as_array())
+                    .is_some_and(|sites| !sites.is_empty());
+                counts.flattened += usize::from(flattened);
+                Some(presentation)
+            }
+            Err(e) => {
+                counts
+                    .unrunnable
+                    .push(format!("{id}: flatten refused it: {e}"));
+                None
+            }
         }
-        Err(e) => {
-            counts
-                .unrunnable
-                .push(format!("{}: flatten refused it: {e}", g.id));
+    }
+
+    fn flatten(&self, g: &SuiteGroup, original: &jsonschema::Validator, counts: &mut PartCounts) {
+        let (draft, remotes, options) = (self.draft, self.remotes, &self.run.options);
+        let Some(presentation) = self.present(&g.schema, &g.id, counts) else {
             return;
-        }
-    };
-    counts.schemas += 1;
-    let judged = match judge(&presentation, draft, remotes) {
-        Ok(v) => v,
-        Err(e) => {
-            counts.failures.push(format!(
-                "{}: the presentation does not compile: {e}\n  presentation: {presentation}",
-                g.id
-            ));
-            return;
-        }
-    };
-    // Compiled once, when a first value reaches it.
-    let mut promise = None;
-    for t in &g.tests {
-        if !(t.valid && original.is_valid(&t.data)) {
-            continue;
-        }
-        if promise
-            .get_or_insert_with(|| promise_of(&g.schema, draft, remotes, options))
-            .as_ref()
-            .is_some_and(|p| !p.is_valid(&t.data))
-        {
-            counts.not_promised += 1;
-            continue;
-        }
-        counts.instances += 1;
-        if judged.is_valid(&t.data) {
-            counts.passed += 1;
-        } else {
-            counts.failures.push(format!(
+        };
+        counts.schemas += 1;
+        let judged = match judge(&presentation, draft, remotes) {
+            Ok(v) => v,
+            Err(e) => {
+                counts.failures.push(format!(
+                    "{}: the presentation does not compile: {e}\n  presentation: {presentation}",
+                    g.id
+                ));
+                return;
+            }
+        };
+        // Compiled once, when a first value reaches it.
+        let mut promise = None;
+        for t in &g.tests {
+            if !(t.valid && original.is_valid(&t.data)) {
+                continue;
+            }
+            if promise
+                .get_or_insert_with(|| promise_of(&g.schema, draft, remotes, options))
+                .as_ref()
+                .is_some_and(|p| !p.is_valid(&t.data))
+            {
+                counts.not_promised += 1;
+                continue;
+            }
+            counts.instances += 1;
+            if judged.is_valid(&t.data) {
+                counts.passed += 1;
+            } else {
+                counts.failures.push(format!(
                 "{}: the presentation rejects a valid instance {}\n  presentation: {presentation}",
                 t.id, t.data
             ));
+            }
+        }
+    }
+
+    fn wrapped(&self, g: &SuiteGroup, counts: &mut PartCounts) {
+        let (draft, remotes, options) = (self.draft, self.remotes, &self.run.options);
+        let tag = tag_for(&g.schema);
+        let forms = TagForm::for_draft(draft)
+            .iter()
+            .flat_map(|&f| wraps(&g.schema, tag, f));
+        for (form, wrapped, value_of) in forms {
+            let id = format!("{} [{form}]", g.id);
+            let Ok(original) = judge(&wrapped, draft, remotes) else {
+                // A wrapping the judge cannot compile (a `$ref` that only resolved at the old root):
+                // nothing to compare against.
+                counts.unrunnable.push(format!(
+                    "{id}: the judge cannot compile the wrapped original"
+                ));
+                continue;
+            };
+            let Some(presentation) = self.present(&wrapped, &id, counts) else {
+                continue;
+            };
+            counts.schemas += 1;
+            let judged = match judge(&presentation, draft, remotes) {
+                Ok(v) => v,
+                Err(e) => {
+                    counts.failures.push(format!(
+                    "{id}: the presentation does not compile: {e}\n  presentation: {presentation}"
+                ));
+                    continue;
+                }
+            };
+            // Compiled once per wrapping, when a first value reaches it.
+            let mut promise = None;
+            for t in &g.tests {
+                let Some(value) = value_of(tag, &t.data) else {
+                    continue;
+                };
+                if !original.is_valid(&value) {
+                    continue;
+                }
+                if promise
+                    .get_or_insert_with(|| promise_of(&wrapped, draft, remotes, options))
+                    .as_ref()
+                    .is_some_and(|p| !p.is_valid(&value))
+                {
+                    counts.not_promised += 1;
+                    continue;
+                }
+                counts.instances += 1;
+                if judged.is_valid(&value) {
+                    counts.passed += 1;
+                } else {
+                    counts.failures.push(format!(
+                    "{} [{form}]: the presentation rejects {value}, which the wrapped original accepts\n  wrapped: {wrapped}\n  presentation: {presentation}",
+                    t.id
+                ));
+                }
+            }
         }
     }
 }
@@ -592,79 +699,6 @@ pub fn wraps(schema: &Value, tag: &str, form: TagForm) -> Vec<Wrap> {
         as_payload,
     ));
     out
-}
-
-fn wrapped_part(
-    g: &SuiteGroup,
-    draft: &str,
-    remotes: &Remotes,
-    options: &flatjoin::Options,
-    counts: &mut PartCounts,
-) {
-    let tag = tag_for(&g.schema);
-    let forms = TagForm::for_draft(draft)
-        .iter()
-        .flat_map(|&f| wraps(&g.schema, tag, f));
-    for (form, wrapped, value_of) in forms {
-        let id = format!("{} [{form}]", g.id);
-        let Ok(original) = judge(&wrapped, draft, remotes) else {
-            // A wrapping the judge cannot compile (a `$ref` that only resolved at the old root):
-            // nothing to compare against.
-            counts.unrunnable.push(format!(
-                "{id}: the judge cannot compile the wrapped original"
-            ));
-            continue;
-        };
-        let presentation = match flatjoin::flatten(&wrapped, options) {
-            Ok(f) => {
-                counts.flattened += usize::from(!f.diagnostics.flattened.is_empty());
-                f.schema
-            }
-            Err(e) => {
-                counts
-                    .unrunnable
-                    .push(format!("{id}: flatten refused it: {e}"));
-                continue;
-            }
-        };
-        counts.schemas += 1;
-        let judged = match judge(&presentation, draft, remotes) {
-            Ok(v) => v,
-            Err(e) => {
-                counts.failures.push(format!(
-                    "{id}: the presentation does not compile: {e}\n  presentation: {presentation}"
-                ));
-                continue;
-            }
-        };
-        // Compiled once per wrapping, when a first value reaches it.
-        let mut promise = None;
-        for t in &g.tests {
-            let Some(value) = value_of(tag, &t.data) else {
-                continue;
-            };
-            if !original.is_valid(&value) {
-                continue;
-            }
-            if promise
-                .get_or_insert_with(|| promise_of(&wrapped, draft, remotes, options))
-                .as_ref()
-                .is_some_and(|p| !p.is_valid(&value))
-            {
-                counts.not_promised += 1;
-                continue;
-            }
-            counts.instances += 1;
-            if judged.is_valid(&value) {
-                counts.passed += 1;
-            } else {
-                counts.failures.push(format!(
-                    "{} [{form}]: the presentation rejects {value}, which the wrapped original accepts\n  wrapped: {wrapped}\n  presentation: {presentation}",
-                    t.id
-                ));
-            }
-        }
-    }
 }
 
 /// What the presentation of `original` (a suite schema, or one wrapped) promises to accept,

@@ -78,11 +78,11 @@ fn a_presentation_without_diagnostics_is_judged_on_its_root_only() {
     let options = Options::default();
     let untagged = &originals()[0];
     // An implementation that leaves a root union of objects as it is fails part (a).
-    let kept = match Subject::presented(untagged, &options, untagged.clone()) {
+    let kept = match Subject::presented(untagged, &options, untagged.clone(), None) {
         Ok(Ok(subject)) => subject,
         other => panic!("not judgeable: {:?}", other.err()),
     };
-    match kept.coverage_of_presentation() {
+    match kept.coverage() {
         Err(v) => {
             assert_eq!(v.oracle, Oracle::Coverage);
             assert!(v.message.contains("not one object"), "{v}");
@@ -91,12 +91,20 @@ fn a_presentation_without_diagnostics_is_judged_on_its_root_only() {
     }
     // Nested sites are not judged without diagnostics.
     let nested = &originals()[1];
-    let as_is = match Subject::presented(nested, &options, nested.clone()) {
+    let as_is = match Subject::presented(nested, &options, nested.clone(), None) {
         Ok(Ok(subject)) => subject,
         other => panic!("not judgeable: {:?}", other.err()),
     };
-    assert!(matches!(
-        as_is.coverage_of_presentation(),
-        Ok(Outcome::Skipped(_))
-    ));
+    assert!(matches!(as_is.coverage(), Ok(Outcome::Skipped(_))));
+    // With diagnostics sent over the protocol (SPEC §6 decision 75) they are judged as the
+    // core's: a nested union left as it is and named nowhere fails part (b).
+    let unnamed = json!({"flattened": [], "skipped": []});
+    let named_nowhere = match Subject::presented(nested, &options, nested.clone(), Some(unnamed)) {
+        Ok(Ok(subject)) => subject,
+        other => panic!("not judgeable: {:?}", other.err()),
+    };
+    match named_nowhere.coverage() {
+        Err(v) => assert_eq!(v.oracle, Oracle::Coverage),
+        Ok(outcome) => panic!("an unnamed nested union passed: {outcome:?}"),
+    }
 }

@@ -184,7 +184,8 @@ fn an_invalid_presentation_is_a_presentation_validity_violation() {
         "required": ["kind"]
     });
     let options = flatjoin::Options::default();
-    let Err(violation) = oracle::Subject::presented(&empty_kinds_original(), &options, invalid)
+    let Err(violation) =
+        oracle::Subject::presented(&empty_kinds_original(), &options, invalid, None)
     else {
         panic!("an empty type list passed as a valid presentation");
     };

@@ -75,11 +75,7 @@ fn the_in_process_server_answers_by_the_schemas() {
         &mut Cursor::new(text),
         &mut output,
         &json!({"name": "core", "language": "rust", "readings": ["declared"], "scopes": ["all"]}),
-        &|s, o| {
-            flatjoin::flatten(s, o)
-                .map(|f| f.schema)
-                .map_err(|e| e.to_string())
-        },
+        &flatjoin_harness::oracle::core_flatten,
     )
     .expect("served");
     let lines: Vec<Value> = String::from_utf8(output)
@@ -94,6 +90,26 @@ fn the_in_process_server_answers_by_the_schemas() {
         protocol::check_message("run-response.schema.json", line).expect("run response");
     }
     assert_eq!(lines[1]["presentation"]["type"], "object");
+    // The diagnostics go with the presentation (SPEC §6 decision 75) and read back.
+    assert_eq!(lines[1]["diagnostics"]["flattened"][0]["pointer"], "");
+    assert_eq!(
+        lines[1]["diagnostics"]["flattened"][0]["discriminator"],
+        "k"
+    );
+    assert!(matches!(
+        protocol::Answer::from_line(&lines[1].to_string(), 1),
+        protocol::Answer::Presentation { diagnostics: Some(d), .. } if d == lines[1]["diagnostics"]
+    ));
+    let malformed = json!({"seq": 1, "presentation": {}, "diagnostics": {"flattened": [{"pointer": 3}], "skipped": []}});
+    assert!(matches!(
+        protocol::Answer::from_line(&malformed.to_string(), 1),
+        protocol::Answer::ProtocolError(m) if m.contains("/diagnostics/flattened/0/pointer")
+    ));
+    let without = json!({"seq": 1, "errored": {"message": "no"}, "diagnostics": {"flattened": [], "skipped": []}});
+    assert!(matches!(
+        protocol::Answer::from_line(&without.to_string(), 1),
+        protocol::Answer::ProtocolError(_)
+    ));
     assert!(
         lines[2]["errored"]["message"]
             .as_str()

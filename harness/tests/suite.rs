@@ -5,7 +5,8 @@
 use flatjoin_harness::suite::{self, SuiteReport};
 
 fn check(draft: &str) {
-    let report: SuiteReport = suite::run_draft(&suite::suite_dir(), draft);
+    let report: SuiteReport =
+        suite::run_draft(&suite::suite_dir(), draft, &suite::SuiteRun::core());
     eprint!("{}", report.summary());
     for part in [&report.flatten, &report.wrapped, &report.validate] {
         for u in part.unrunnable.iter().take(8) {

@@ -1,6 +1,6 @@
 //! `flatjoin serve-protocol`: the implementation side of the line protocol (`docs/protocol.md`)
 //! over `flatjoin::flatten`, so the harness judges the core through the same pipe as any other
-//! flattener.
+//! flattener; each presentation goes with its diagnostics (SPEC §6 decision 75).
 
 use std::process::ExitCode;
 
@@ -21,10 +21,11 @@ pub fn run() -> Result<ExitCode, String> {
     let mut input = stdin.lock();
     let stdout = std::io::stdout();
     let mut output = stdout.lock();
-    flatjoin_harness::protocol::serve::serve(&mut input, &mut output, &describe, &|s, o| {
-        flatjoin::flatten(s, o)
-            .map(|f| f.schema)
-            .map_err(|e| e.to_string())
-    })?;
+    flatjoin_harness::protocol::serve::serve(
+        &mut input,
+        &mut output,
+        &describe,
+        &flatjoin_harness::oracle::core_flatten,
+    )?;
     Ok(ExitCode::SUCCESS)
 }

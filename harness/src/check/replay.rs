@@ -10,7 +10,7 @@ use super::result::CheckResult;
 use crate::corpus;
 use crate::oracle::{Oracle, Outcome};
 use crate::shard::{CorpusItem, Outcomes, SuiteItem};
-use crate::suite::{self, SuiteReport};
+use crate::suite::{self, SuiteReport, SuiteRun};
 
 /// The corpus phase: every corpus file under `dir` (of the configured shard) replayed on `pool`
 /// and tallied in file order; a file the judge cannot compile is listed as unjudgeable.
@@ -81,10 +81,11 @@ pub(super) fn suite_phase(
         .zip(suite::DRAFTS)
         .filter(|(i, _)| config.shard.contains(*i))
         .collect();
+    let core = SuiteRun::core();
     let reports: Vec<SuiteReport> = pool.install(|| {
         drafts
             .par_iter()
-            .map(|&(_, draft)| suite::run_draft(&suite_dir, draft))
+            .map(|&(_, draft)| suite::run_draft(&suite_dir, draft, &core))
             .collect()
     });
     for ((index, _), report) in drafts.iter().zip(reports) {

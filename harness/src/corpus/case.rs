@@ -129,7 +129,7 @@ pub(super) fn replay_case(value: &Value, base: &Options) -> Vec<(Oracle, Outcome
     }
     let subject = match Subject::prepare(case.schema, &case.options) {
         Ok(Ok(s)) => s,
-        Ok(Err(reason)) => return vec![(Oracle::FlattenAccepts, Outcome::Skipped(reason.into()))],
+        Ok(Err(reason)) => return Subject::unjudgeable(&reason, oracle::Sweep::Full),
         Err(v) => return vec![(Oracle::FlattenAccepts, failed(v))],
     };
     let subject = subject.with_instances(case.accepted_values(), Vec::new());

@@ -274,7 +274,7 @@ fn replay_schema(
 ) -> Vec<(Oracle, Outcome)> {
     match Subject::prepare(schema, options) {
         Ok(Ok(subject)) => subject.with_instances(values, mixes).all(),
-        Ok(Err(reason)) => vec![(Oracle::FlattenAccepts, Outcome::Skipped(reason.into()))],
+        Ok(Err(reason)) => Subject::unjudgeable(&reason, oracle::Sweep::Full),
         Err(v) => vec![(Oracle::FlattenAccepts, failed(v))],
     }
 }
@@ -287,9 +287,13 @@ fn replay_manifest(manifest: &Value, base: &Options) -> Vec<(Oracle, Outcome)> {
         .and_then(Value::as_array)
         .cloned()
         .unwrap_or_default();
+    // Each tool's schema under both readings, like a raw schema (and as the protocol sends it).
     for tool in &tools {
         if let Some(schema) = tool.get("inputSchema") {
-            out.extend(replay_schema(schema, &options, Vec::new(), Vec::new()));
+            for reading in OpenBranches::ALL {
+                let options = options.clone().with_open_branches(reading);
+                out.extend(replay_schema(schema, &options, Vec::new(), Vec::new()));
+            }
         }
     }
     // The manifest path as a whole: byte-identical to flattening each tool on its own.

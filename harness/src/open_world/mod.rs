@@ -90,16 +90,14 @@ pub fn evaluate_with(case: &OpenCase, options: &Options, sweep: Sweep) -> Vec<(O
     let judge = match oracle::judge(&case.schema) {
         Ok(j) => j,
         Err(e) => {
-            return vec![(
-                Oracle::FlattenAccepts,
-                Outcome::Skipped(format!("jsonschema cannot compile the original: {e}").into()),
-            )];
+            let why = format!("jsonschema cannot compile the original: {e}");
+            return Subject::unjudgeable(&why, sweep);
         }
     };
     let values = values(case, &judge, VALUES_PER_BRANCH);
     match Subject::prepare(&case.schema, options) {
         Ok(Ok(subject)) => subject.with_instances(values, Vec::new()).outcomes(sweep),
-        Ok(Err(reason)) => vec![(Oracle::FlattenAccepts, Outcome::Skipped(reason.into()))],
+        Ok(Err(reason)) => Subject::unjudgeable(&reason, sweep),
         Err(v) => vec![(v.oracle, Outcome::Failed(Box::new(v)))],
     }
 }

@@ -68,25 +68,15 @@ const MAX_DEPTH: usize = 32;
 const MAX_NESTING: usize = 8;
 
 impl Subject {
-    /// Coverage (SPEC §2.9, §4 "Object guarantee"): parts (a)–(d) of [`judge_coverage`], on the
-    /// core's presentation and its diagnostics.
+    /// Coverage (SPEC §2.9, §4 "Object guarantee"): the parts of [`judge_coverage`] the
+    /// flattener's diagnostics allow — (a)–(d) with them (the core's own, or an implementation's
+    /// sent with its answer, SPEC §6 decision 75), part (a) alone without (decision 40).
     pub fn coverage(&self) -> Judged {
-        let diagnostics = self.flattened.diagnostics.to_json();
-        self.coverage_judged(Some(&diagnostics))
-    }
-
-    /// Coverage on a presentation that comes without diagnostics (an implementation behind the
-    /// protocol, SPEC §6 decision 40): part (a) only.
-    pub fn coverage_of_presentation(&self) -> Judged {
-        self.coverage_judged(None)
-    }
-
-    fn coverage_judged(&self, diagnostics: Option<&Value>) -> Judged {
         match judge_coverage(
             &self.original,
             self.options.scope,
             &self.flattened.schema,
-            diagnostics,
+            self.diagnostics.as_ref(),
         ) {
             Ok(0) => Ok(Outcome::Skipped(
                 "nothing to judge: the root is no union of objects, and no union site in scope comes with diagnostics"

@@ -267,7 +267,7 @@ pub enum Outcome {
 
 /// Why an oracle gave no verdict on an input. Only [`Skip::NotApplicable`] comes from an
 /// oracle; the others are what a flattener behind the protocol answered instead of a
-/// presentation (SPEC §6 decision 41), counted apart in its table.
+/// presentation (SPEC §6 decision 74), counted apart in its table.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Skip {
     /// The guarantee does not apply to this input (why).
@@ -480,6 +480,19 @@ pub fn core_present(schema: &Value, options: &Options) -> Result<Value, Unpresen
     flatjoin::flatten(schema, options)
         .map(|f| f.schema)
         .map_err(|e| Unpresented::Failed(format!("flatten failed: {e}")))
+}
+
+/// A flatten function with the diagnostics it gives (in the CLI's `--diagnostics` form, when it
+/// gives any), or why there is no presentation: what `flatjoin serve-protocol` answers with and
+/// what the suite's parts flatten by (SPEC §6 decision 75).
+pub type Flatten<'a> =
+    &'a (dyn Fn(&Value, &Options) -> Result<(Value, Option<Value>), String> + Sync);
+
+/// The in-process core as a [`Flatten`]: `flatjoin::flatten`'s presentation and diagnostics.
+pub fn core_flatten(schema: &Value, options: &Options) -> Result<(Value, Option<Value>), String> {
+    flatjoin::flatten(schema, options)
+        .map(|f| (f.schema, Some(f.diagnostics.to_json())))
+        .map_err(|e| e.to_string())
 }
 
 /// `present`'s presentation of `schema`; `Ok(Err(skipped))` when there is none to judge.

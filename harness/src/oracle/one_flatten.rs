@@ -125,13 +125,7 @@ impl Subject {
         // Only a flattened root is a join of its branches; a union that is not a DU passes
         // through, and with overlapping members (`{"oneOf": [{}, {}]}`) the original does not
         // contain its own members either (corpus/regressions/flatten_bytes-bcffec09.json).
-        if !self
-            .flattened
-            .diagnostics
-            .flattened
-            .iter()
-            .any(|site| site.pointer.is_empty())
-        {
+        if !self.root_flattened() {
             return Ok(Outcome::Skipped("the root union was not flattened".into()));
         }
         // The branch documents below keep one member of the union; a reference into the
@@ -195,10 +189,11 @@ impl Subject {
         }
         let p = &self.flattened.schema;
         if !super::is_one_object(p) {
-            let diagnostics = self.flattened.diagnostics.to_json();
-            if let Some(place) =
-                super::coverage::root_frozen(&self.original, self.options.scope, Some(&diagnostics))
-            {
+            if let Some(place) = super::coverage::root_frozen(
+                &self.original,
+                self.options.scope,
+                self.diagnostics.as_ref(),
+            ) {
                 // A `$ref` to the root from a frozen place: the root stays (SPEC §6 decision 37);
                 // the coverage oracle's part (e) judges that it does.
                 return Ok(Outcome::Skipped(

@@ -20,8 +20,13 @@ pub struct Subject {
     pub original: Value,
     /// The options.
     pub options: Options,
-    /// What `flatten` returned.
+    /// What `flatten` returned (for an implementation behind the protocol: its presentation,
+    /// with empty diagnostics).
     pub flattened: Flattened,
+    /// The flattener's diagnostics in the CLI's `--diagnostics` form (`Diagnostics::to_json`):
+    /// the core's own in process; an implementation's when its run response carries them (SPEC
+    /// §6 decision 75), else `None`.
+    pub diagnostics: Option<Value>,
     pub(super) original_judge: jsonschema::Validator,
     pub(super) presentation_judge: jsonschema::Validator,
     pub(super) second: Option<Boon>,
@@ -65,40 +70,28 @@ impl Subject {
                 options,
             )
         })?;
-        Subject::assemble(original, options, original_judge, flattened)
+        let diagnostics = Some(flattened.diagnostics.to_json());
+        Subject::assemble(original, options, original_judge, flattened, diagnostics)
     }
 
     /// Like [`Subject::prepare`] for a presentation some other implementation produced (the
-    /// implementation protocol): no diagnostics come with it, so the root counts as flattened
-    /// when the harness's own reading finds a discriminated union there
-    /// ([`discriminated_root`]) and the presentation's root holds no `oneOf`/`anyOf` (what
-    /// [`Subject::static_soundness`] asks).
+    /// implementation protocol), with the diagnostics its answer carried, if any (SPEC §6
+    /// decision 75).
     pub fn presented(
         original: &Value,
         options: &Options,
         presentation: Value,
+        diagnostics: Option<Value>,
     ) -> Result<Result<Subject, String>, Violation> {
         let original_judge = match judgeable(original) {
             Ok(j) => j,
             Err(why) => return Ok(Err(why)),
         };
-        let mut diagnostics = flatjoin::Diagnostics::default();
-        if let Some(du) = discriminated_root(original)
-            && presentation.get("oneOf").is_none()
-            && presentation.get("anyOf").is_none()
-        {
-            diagnostics.flattened.push(flatjoin::FlattenedSite {
-                pointer: String::new(),
-                discriminator: Some(du.tag),
-                branches: du.literals.len(),
-                shared: None,
-            });
-        }
         let flattened = Flattened {
             schema: presentation,
-            diagnostics,
+            diagnostics: flatjoin::Diagnostics::default(),
         };
-        Subject::assemble(original, options, original_judge, flattened)
+        Subject::assemble(original, options, original_judge, flattened, diagnostics)
     }
 
     /// The rest of [`Subject::prepare`]: presentation validity, then the judges.
@@ -107,6 +100,7 @@ impl Subject {
         options: &Options,
         original_judge: jsonschema::Validator,
         flattened: Flattened,
+        diagnostics: Option<Value>,
     ) -> Result<Result<Subject, String>, Violation> {
         let second = Boon::new(original);
         // The meta-schema binds the presentation only when the original passes it: a schema
@@ -150,6 +144,7 @@ impl Subject {
             mixes: Vec::new(),
             second,
             flattened,
+            diagnostics,
             original_judge,
             presentation_judge,
         }))
@@ -168,6 +163,22 @@ impl Subject {
         }
         self.mixes = mixes;
         self
+    }
+
+    /// Whether the root union was flattened: as the diagnostics say, or, without diagnostics,
+    /// when the harness's own reading finds a discriminated union there
+    /// ([`discriminated_root`]) and the presentation's root holds no `oneOf`/`anyOf`.
+    pub(super) fn root_flattened(&self) -> bool {
+        match &self.diagnostics {
+            Some(d) => d["flattened"]
+                .as_array()
+                .is_some_and(|sites| sites.iter().any(|s| s["pointer"] == "")),
+            None => {
+                self.du.is_some()
+                    && self.flattened.schema.get("oneOf").is_none()
+                    && self.flattened.schema.get("anyOf").is_none()
+            }
+        }
     }
 
     /// A violation of `oracle` on this subject's original and options.
@@ -204,6 +215,24 @@ impl Subject {
     /// Whether the original accepts `value` (for corpus expectations).
     pub fn original_accepts(&self, value: &Value) -> bool {
         self.original_judge.is_valid(value)
+    }
+
+    /// What an input whose original the judge cannot compile gets ([`Subject::prepare`]'s
+    /// `Ok(Err(reason))`): flatten-accepts and every schema-level oracle of `sweep`, skipped
+    /// with the reason — as an implementation's answer to such an input is tallied (SPEC §6
+    /// decision 75).
+    pub fn unjudgeable(reason: &str, sweep: Sweep) -> Vec<(Oracle, Outcome)> {
+        std::iter::once(Oracle::FlattenAccepts)
+            .chain(
+                // The schema-level oracles lead `Oracle::ALL`, up to the model-level ones
+                // (the test below holds them to `Subject::outcomes`).
+                Oracle::ALL
+                    .into_iter()
+                    .take_while(|o| *o != Oracle::BranchOrder)
+                    .filter(|o| sweep == Sweep::Full || !FULL_ONLY.contains(o)),
+            )
+            .map(|o| (o, Outcome::Skipped(reason.to_owned().into())))
+            .collect()
     }
 
     /// Every schema-level oracle, in [`Oracle::ALL`] order.
@@ -253,7 +282,7 @@ impl Subject {
             ),
             (Oracle::StaticSoundness, run(self.static_soundness())),
             (Oracle::ObjectGuarantee, run(self.object_guarantee())),
-            (Oracle::Coverage, run(self.coverage_of_presentation())),
+            (Oracle::Coverage, run(self.coverage())),
             (Oracle::StructureRetained, run(self.structure_retained())),
             (Oracle::Dedup, run(self.dedup_of_presentation())),
             (Oracle::Determinism, run(self.determinism_with(present))),
@@ -262,6 +291,13 @@ impl Subject {
         ]
     }
 }
+
+/// The oracles [`Sweep::Full`] adds.
+const FULL_ONLY: [Oracle; 3] = [
+    Oracle::Determinism,
+    Oracle::OneImplementation,
+    Oracle::Idempotence,
+];
 
 /// The judge of an original the oracles can judge, or why not: `jsonschema` cannot compile it,
 /// or two different schema resources share one URI, so that what a reference means is
@@ -274,5 +310,38 @@ fn judgeable(original: &Value) -> Result<jsonschema::Validator, String> {
             "two different schema resources declare {uri}: which one a reference means is undefined"
         )),
         None => Ok(judge),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    /// An unjudgeable input is tallied under exactly the oracles a judgeable one is.
+    #[test]
+    fn an_unjudgeable_input_skips_the_oracles_a_judgeable_one_runs() {
+        let schema = json!({"oneOf": [
+            {"type": "object", "properties": {"k": {"const": "a"}}, "required": ["k"]},
+            {"type": "object", "properties": {"k": {"const": "b"}}, "required": ["k"]}
+        ]});
+        let subject = Subject::new(&schema, &Options::default()).expect("judgeable");
+        for sweep in [Sweep::Full, Sweep::OneFlatten] {
+            let judged: Vec<Oracle> = subject
+                .outcomes(sweep)
+                .into_iter()
+                .map(|(o, _)| o)
+                .collect();
+            let skipped: Vec<Oracle> = Subject::unjudgeable("why", sweep)
+                .into_iter()
+                .map(|(o, outcome)| {
+                    assert!(matches!(outcome, Outcome::Skipped(_)), "{o:?}");
+                    o
+                })
+                .collect();
+            assert_eq!(skipped[0], Oracle::FlattenAccepts);
+            assert_eq!(skipped[1..], judged[..], "{sweep:?}");
+        }
     }
 }

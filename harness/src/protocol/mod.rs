@@ -4,7 +4,7 @@
 //!
 //! - `{"cmd": "start", "version": 1}` → `{"ready": true, "version": 1, "implementation": {name,
 //!   language, version, homepage, source, readings, scopes}}`;
-//! - `{"cmd": "run", "seq", "schema", "options"}` → `{"seq", "presentation"}` |
+//! - `{"cmd": "run", "seq", "schema", "options"}` → `{"seq", "presentation", "diagnostics"?}` |
 //!   `{"seq", "errored": {"message"}}` | `{"seq", "skipped": {"reason"}}`;
 //! - `{"cmd": "stop"}` (no answer; the process exits).
 //!
@@ -179,8 +179,14 @@ impl ImplementationInfo {
 /// One answer to a `run` request, or what happened instead.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Answer {
-    /// The presentation.
-    Presentation(Value),
+    /// The presentation, with the implementation's diagnostics when it sent them (SPEC §6
+    /// decision 75).
+    Presentation {
+        /// The flattened schema.
+        schema: Value,
+        /// The diagnostics in the CLI's `--diagnostics` form, when sent.
+        diagnostics: Option<Value>,
+    },
     /// The implementation refused the input (counted, not a violation).
     Errored(String),
     /// The implementation does not handle the input.
@@ -217,7 +223,10 @@ impl Answer {
             ));
         }
         if let Some(p) = value.get("presentation") {
-            return Answer::Presentation(p.clone());
+            return Answer::Presentation {
+                schema: p.clone(),
+                diagnostics: value.get("diagnostics").cloned(),
+            };
         }
         if let Some(e) = value.get("errored") {
             return Answer::Errored(e["message"].as_str().unwrap_or_default().to_owned());

@@ -1,6 +1,7 @@
 //! `reports/implementations.md` and the JSON results beside it: one row per implementation, one
 //! column per oracle of [`Oracle::IMPLEMENTATION`] (cases, violations, errored, skipped,
-//! crashed, and the first counterexample), like a validator comparison table.
+//! crashed, and the first counterexample) and one for the suite's parts, like a validator
+//! comparison table.
 
 use std::path::{Path, PathBuf};
 
@@ -9,6 +10,7 @@ use serde_json::{Value, json};
 use super::run::{ImplementationResult, RunConfig};
 use crate::check::Counts;
 use crate::oracle::Oracle;
+use crate::suite;
 
 /// The JSON results file beside a Markdown report (`implementations.md` → `implementations.json`).
 pub fn json_path(markdown: &Path) -> PathBuf {
@@ -70,6 +72,7 @@ pub fn to_json(config: &RunConfig, results: &[ImplementationResult]) -> Value {
                 })),
                 "start_error": r.start_error,
                 "oracles": oracles,
+                "suite": r.suite,
                 "sources": r.sources.iter().map(|s| json!({
                     "name": s.name, "inputs": s.inputs, "seconds": s.time.as_secs_f64(),
                 })).collect::<Vec<_>>(),
@@ -93,6 +96,31 @@ pub fn to_json(config: &RunConfig, results: &[ImplementationResult]) -> Value {
         "oracles": Oracle::IMPLEMENTATION.iter().map(|o| o.name()).collect::<Vec<_>>(),
         "implementations": implementations,
     })
+}
+
+/// The suite cell: instances the presentations accepted of those judged, over the flatten and
+/// wrapped parts of every draft (`suite::run_draft`), then the failures (✗) and the schemas
+/// that had no presentation (unrunnable).
+fn suite_text(reports: &[suite::SuiteReport]) -> String {
+    let parts = reports.iter().flat_map(|r| [&r.flatten, &r.wrapped]);
+    let (mut passed, mut judged, mut failed, mut unrunnable) = (0, 0, 0, 0);
+    for p in parts {
+        passed += p.passed;
+        judged += p.instances;
+        failed += p.failures.len();
+        unrunnable += p.unrunnable.len();
+    }
+    if reports.is_empty() {
+        return "–".to_owned();
+    }
+    let mut text = format!("{passed}/{judged}");
+    if failed > 0 {
+        text.push_str(&format!(" · **{failed} ✗**"));
+    }
+    if unrunnable > 0 {
+        text.push_str(&format!(" · {unrunnable} unrunnable"));
+    }
+    text
 }
 
 fn cell_text(cell: &Counts, link: Option<String>) -> String {
@@ -136,7 +164,7 @@ pub fn markdown(
             .unwrap_or(&config.check.command)
     );
     md.push_str(&format!(
-        "Every implementation below was sent the same inputs through the line protocol (`docs/protocol.md`): the corpus{}, {} model cases and {} open-world cases from seed {}; each answer judged by the oracles that need only a presentation. A cell reads *passed/judged* (`–`: the oracle applied to no answer), then **violations ✗** (linked to the first counterexample, shrunk for generated inputs and replayable), then the requests the implementation refused (err) or skipped, and its crashes, hangs and protocol errors (crash); inputs the oracle does not apply to are left out. The JSON beside this file has every count and counterexample.\n\n",
+        "Every implementation below was sent the same inputs through the line protocol (`docs/protocol.md`): the corpus{}, {} model cases and {} open-world cases from seed {}; each answer judged by the oracles that need only a presentation (and the diagnostics, when an implementation sends them), the suite's schemas by the suite's flatten and wrapped parts, as the core's are in `reports/conformance.md`. A cell reads *passed/judged* (`–`: the oracle applied to no answer), then **violations ✗** (linked to the first counterexample, shrunk for generated inputs and replayable), then the requests the implementation refused (err) or skipped, and its crashes, hangs and protocol errors (crash); inputs the oracle does not apply to are left out. The JSON beside this file has every count and counterexample.\n\n",
         config.check.corpus.as_ref().map_or(String::from(" (none)"), |p| format!(" `{}`", p.display())),
         config.check.cases,
         config.check.open_world_cases.unwrap_or(config.check.cases / 4),
@@ -146,10 +174,11 @@ pub fn markdown(
     for o in Oracle::IMPLEMENTATION {
         md.push_str(&format!(" {} |", o.name()));
     }
-    md.push_str("\n| --- | --- |");
+    md.push_str(" suite |\n| --- | --- |");
     for _ in Oracle::IMPLEMENTATION {
         md.push_str(" --- |");
     }
+    md.push_str(" --- |");
     md.push('\n');
     for r in results {
         let name = r.info.as_ref().map_or(r.command.as_str(), |i| &i.name);
@@ -176,6 +205,7 @@ pub fn markdown(
                 .map(|p| relative(p, report_dir));
             md.push_str(&format!(" {} |", cell_text(&cell, link)));
         }
+        md.push_str(&format!(" {} |", suite_text(&r.suite)));
         md.push('\n');
     }
     md.push_str("\n## Implementations\n\n");
@@ -256,6 +286,18 @@ fn implementation_section(md: &mut String, r: &ImplementationResult) {
             s.name,
             s.inputs,
             s.time.as_secs_f64()
+        ));
+    }
+    if let Some(f) = r
+        .suite
+        .iter()
+        .flat_map(|s| s.flatten.failures.iter().chain(&s.wrapped.failures))
+        .next()
+    {
+        let line: String = f.lines().next().unwrap_or("").chars().take(300).collect();
+        md.push_str(&format!(
+            "- First **suite** failure: {}\n",
+            line.replace('|', "\\|")
         ));
     }
     for x in &r.counterexamples {

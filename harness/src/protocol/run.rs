@@ -83,6 +83,8 @@ pub struct ImplementationResult {
     pub counterexamples: Vec<Counterexample>,
     /// Per source.
     pub sources: Vec<Source>,
+    /// The suite's flatten and wrapped parts, per draft (SPEC §6 decision 75).
+    pub suite: Vec<suite::SuiteReport>,
     /// Crashes, hangs and protocol errors (all requests, shrinking included).
     pub crash_count: u64,
     /// The first crash and hang messages.
@@ -104,7 +106,8 @@ pub struct ImplementationResult {
 impl ImplementationResult {
     /// Counterexamples over all oracles.
     pub fn violations(&self) -> u64 {
-        self.cells.iter().map(|(_, c)| c.failed).sum()
+        let suite: usize = self.suite.iter().map(suite::SuiteReport::failed).sum();
+        self.cells.iter().map(|(_, c)| c.failed).sum::<u64>() + suite as u64
     }
 
     /// Whether the implementation held every guarantee without crashing.
@@ -260,8 +263,20 @@ impl Pool {
 
     /// [`Pool::run`] as an oracle's flatten function.
     fn present(&self, schema: &Value, options: &Options) -> Result<Value, Unpresented> {
+        self.presented(schema, options).map(|(p, _)| p)
+    }
+
+    /// [`Pool::run`]'s presentation and the diagnostics sent with it, if any.
+    fn presented(
+        &self,
+        schema: &Value,
+        options: &Options,
+    ) -> Result<(Value, Option<Value>), Unpresented> {
         match self.run(schema, options) {
-            Answer::Presentation(p) => Ok(p),
+            Answer::Presentation {
+                schema,
+                diagnostics,
+            } => Ok((schema, diagnostics)),
             Answer::Errored(m) => Err(Unpresented::NotJudged(Skip::Errored(m))),
             Answer::Skipped(r) => Err(Unpresented::NotJudged(Skip::Declined(r))),
             Answer::Crashed(m) => Err(Unpresented::NotJudged(Skip::Crashed(m))),
@@ -319,8 +334,8 @@ struct Job<'a> {
 fn judge(pool: &Pool, job: Job<'_>) -> Vec<(Oracle, Outcome)> {
     let present = |s: &Value, o: &Options| pool.present(s, o);
     let model = job.case.is_some();
-    let presentation = match present(job.schema, job.options) {
-        Ok(p) => p,
+    let (presentation, diagnostics) = match pool.presented(job.schema, job.options) {
+        Ok(answer) => answer,
         Err(Unpresented::NotJudged(why)) => return every(&why, model),
         Err(Unpresented::Failed(why)) => return every(&why.into(), model),
     };
@@ -334,7 +349,7 @@ fn judge(pool: &Pool, job: Job<'_>) -> Vec<(Oracle, Outcome)> {
             pool.present(s, o)
         }
     };
-    let subject = match Subject::presented(job.schema, job.options, presentation) {
+    let subject = match Subject::presented(job.schema, job.options, presentation, diagnostics) {
         Ok(Ok(subject)) => subject.with_instances(job.values, Vec::new()),
         Ok(Err(reason)) => return every(&reason.into(), model),
         Err(mut v) => {
@@ -401,12 +416,7 @@ fn reading_options(info: &ImplementationInfo) -> Vec<Options> {
         .collect()
 }
 
-/// The oracles the suite's schemas are judged by: those the in-process suite part judges the
-/// core by (its valid instances accepted by a presentation that compiles; `crate::suite`), so
-/// flatjoin's findings through the protocol are the in-process ones (SPEC §6 decision 41).
-const SUITE_ORACLES: [Oracle; 2] = [Oracle::Soundness, Oracle::PresentationValidity];
-
-/// A fixed input: a corpus file's schema or a suite schema.
+/// A fixed input: a schema of a corpus file.
 struct Fixed {
     found: String,
     schema: Value,
@@ -442,51 +452,6 @@ fn corpus_inputs(dir: &Path, info: &ImplementationInfo) -> Vec<Fixed> {
                     variants: variants.clone(),
                 });
             }
-        }
-    }
-    out
-}
-
-/// The suite inputs: each schema of [`suite::DRAFTS`] (its draft declared), and each of its
-/// wrapped forms, with the instances the suite calls valid (tagged for the wrapped forms), under
-/// the first declared reading.
-fn suite_inputs(suite_dir: &Path, info: &ImplementationInfo) -> Vec<Fixed> {
-    let Some(options) = reading_options(info).into_iter().next() else {
-        return Vec::new();
-    };
-    let mut out = Vec::new();
-    for draft in suite::DRAFTS {
-        for g in suite::groups(suite_dir, draft) {
-            let schema = suite::declared(&g.schema, draft);
-            if suite::custom_meta_schema(&schema).is_some() {
-                continue;
-            }
-            let valid: Vec<&Value> = g
-                .tests
-                .iter()
-                .filter(|t| t.valid)
-                .map(|t| &t.data)
-                .collect();
-            let tag = suite::tag_for(&schema);
-            let forms = suite::TagForm::for_draft(draft)
-                .iter()
-                .flat_map(|&f| suite::wraps(&schema, tag, f));
-            for (form, wrapped, value_of) in forms {
-                out.push(Fixed {
-                    found: format!("{} [{form}]", g.id),
-                    schema: wrapped,
-                    options: options.clone(),
-                    values: valid.iter().filter_map(|v| value_of(tag, v)).collect(),
-                    variants: Vec::new(),
-                });
-            }
-            out.push(Fixed {
-                found: g.id.clone(),
-                schema,
-                options: options.clone(),
-                values: valid.into_iter().cloned().collect(),
-                variants: Vec::new(),
-            });
         }
     }
     out
@@ -569,12 +534,10 @@ fn run_one(
     let kept = &mut Counterexamples::default();
     if let Some(dir) = &config.check.corpus {
         let inputs = corpus_inputs(dir, &info);
-        let only = &Oracle::IMPLEMENTATION;
-        run.fixed("corpus", inputs, only, kept, &mut result, log);
+        run.fixed("corpus", inputs, kept, &mut result, log);
         let suite_dir = dir.join("json-schema-test-suite");
         if suite_dir.is_dir() {
-            let inputs = suite_inputs(&suite_dir, &info);
-            run.fixed("suite", inputs, &SUITE_ORACLES, kept, &mut result, log);
+            run.suite(&suite_dir, &mut result, log);
         }
     }
     let check = &config.check;
@@ -606,12 +569,70 @@ struct Run<'a> {
 }
 
 impl Run<'_> {
-    /// Judges fixed inputs (in parallel, tallied in order) by the oracles of `only`.
+    /// The suite's flatten and wrapped parts ([`suite::run_draft`], as they judge the core in
+    /// process), each draft on a worker, under the first option set of [`reading_options`]
+    /// (SPEC §6 decision 75).
+    fn suite(
+        &self,
+        suite_dir: &Path,
+        result: &mut ImplementationResult,
+        log: &mut dyn FnMut(&str),
+    ) {
+        let Some(options) = reading_options(self.info).into_iter().next() else {
+            return;
+        };
+        let start = Instant::now();
+        let flatten = |s: &Value, o: &Options| {
+            self.pool.presented(s, o).map_err(|why| match why {
+                // A refusal reads as the core's own (`flatten refused it: …`).
+                Unpresented::NotJudged(Skip::Errored(message)) | Unpresented::Failed(message) => {
+                    message
+                }
+                Unpresented::NotJudged(skip) => skip.to_string(),
+            })
+        };
+        let run = suite::SuiteRun {
+            flatten: &flatten,
+            options,
+            runtime: false,
+        };
+        let reports: Vec<suite::SuiteReport> = self.threads.install(|| {
+            suite::DRAFTS
+                .par_iter()
+                .map(|draft| suite::run_draft(suite_dir, draft, &run))
+                .collect()
+        });
+        let mut inputs = 0;
+        for report in reports {
+            inputs += (report.flatten.schemas + report.wrapped.schemas) as u64;
+            for failure in report
+                .flatten
+                .failures
+                .iter()
+                .chain(&report.wrapped.failures)
+            {
+                log(&format!("VIOLATION (suite): {}", first_line(failure)));
+            }
+            result.suite.push(report);
+        }
+        if !self.config.check.quiet {
+            log(&format!(
+                "suite: {inputs} schemas in {:.1} s",
+                start.elapsed().as_secs_f64()
+            ));
+        }
+        result.sources.push(Source {
+            name: "suite",
+            inputs,
+            time: start.elapsed(),
+        });
+    }
+
+    /// Judges fixed inputs (in parallel, tallied in order).
     fn fixed(
         &self,
         name: &'static str,
         inputs: Vec<Fixed>,
-        only: &[Oracle],
         kept: &mut Counterexamples,
         result: &mut ImplementationResult,
         log: &mut dyn FnMut(&str),
@@ -634,8 +655,7 @@ impl Run<'_> {
                 })
                 .collect()
         });
-        for (input, mut outcomes) in inputs.iter().zip(judged) {
-            outcomes.retain(|(o, _)| only.contains(o));
+        for (input, outcomes) in inputs.iter().zip(judged) {
             result.tally(&outcomes);
             for (oracle, outcome) in outcomes {
                 if let Outcome::Failed(v) = outcome

@@ -8,16 +8,17 @@ use flatjoin::Options;
 use serde_json::{Value, json};
 
 use super::{VERSION, check_message};
+use crate::oracle::Flatten;
 
 /// Answers protocol requests read from `input` on `output` until `stop` or the end of input.
-/// `describe` is the start response's `implementation`; `flatten` gives the presentation or the
-/// message of an `errored` answer. A request that does not match its schema is answered
+/// `describe` is the start response's `implementation`; `flatten` gives the presentation (with
+/// its diagnostics, if any: SPEC §6 decision 75) or the message of an `errored` answer. A request that does not match its schema is answered
 /// `errored` when it carries a `seq`, and ends the loop with `Err` otherwise.
 pub fn serve(
     input: &mut dyn BufRead,
     output: &mut dyn Write,
     describe: &Value,
-    flatten: &dyn Fn(&Value, &Options) -> Result<Value, String>,
+    flatten: Flatten<'_>,
 ) -> Result<(), String> {
     let mut line = String::new();
     loop {
@@ -45,7 +46,10 @@ pub fn serve(
                     Err(why) => return Err(format!("the request {why}")),
                     Ok(()) => match Options::from_json(&request["options"]) {
                         Ok(options) => match flatten(&request["schema"], &options) {
-                            Ok(p) => json!({"seq": seq, "presentation": p}),
+                            Ok((p, None)) => json!({"seq": seq, "presentation": p}),
+                            Ok((p, Some(d))) => {
+                                json!({"seq": seq, "presentation": p, "diagnostics": d})
+                            }
                             Err(message) => json!({"seq": seq, "errored": {"message": message}}),
                         },
                         Err(e) => {

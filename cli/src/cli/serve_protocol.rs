@@ -26,6 +26,7 @@ pub fn run() -> Result<ExitCode, String> {
         &mut output,
         &describe,
         &flatjoin_harness::oracle::core_flatten,
-    )?;
+    )
+    .map_err(|e| e.to_string())?;
     Ok(ExitCode::SUCCESS)
 }

@@ -176,10 +176,31 @@ pub fn run_with_progress(
         config, &core, &mut kept, &pool, log,
     ));
     result.total_time = start.elapsed();
+    let result = folded(config, result, log);
     if let Some(path) = &config.report {
         write_report(path, &report_markdown(&result), log);
     }
     result
+}
+
+/// Records, then one fold (SPEC §6 decision 75): the run's result as [`results::fold`] makes it
+/// from the records the phases kept — the very fold a results file and a merge of shards come
+/// from — with what only the live run has (the kept counterexample case). A fold that fails is
+/// a harness bug: logged, and the live result kept.
+fn folded(config: &CheckConfig, live: CheckResult, log: &mut dyn FnMut(&str)) -> CheckResult {
+    match results::fold_run(config, &live) {
+        Ok((_, _, folded)) => {
+            let mut result = folded.result;
+            result.items = folded.items;
+            result.counterexample = live.counterexample;
+            result.total_time = live.total_time;
+            result
+        }
+        Err(e) => {
+            log(&format!("HARNESS BUG: the run's records do not fold: {e}"));
+            live
+        }
+    }
 }
 
 /// Writes the report to `path` (creating its folder), logging why it could not.

@@ -3,7 +3,8 @@
 //!
 //! No async: the process's stdout is read by a thread that sends each line into a channel, and
 //! the harness waits on it with `recv_timeout`. Its stderr is read by another thread that keeps
-//! the last few kilobytes, quoted when the process dies.
+//! the last few kilobytes, quoted when the process dies (after that thread has read to the end,
+//! or half a second); the process's exit is waited on with `wait-timeout`.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -13,6 +14,7 @@ use std::time::{Duration, Instant};
 
 use flatjoin::Options;
 use serde_json::Value;
+use wait_timeout::ChildExt;
 
 use super::{Answer, ImplementationInfo, VERSION};
 
@@ -32,6 +34,8 @@ struct Running {
     stdin: ChildStdin,
     lines: Receiver<Line>,
     stderr: Arc<Mutex<String>>,
+    /// Closed when the stderr reader has read to the end.
+    stderr_read: Receiver<()>,
 }
 
 /// A client of one implementation command.
@@ -131,7 +135,10 @@ impl Client {
         });
         let tail = Arc::new(Mutex::new(String::new()));
         let keep = Arc::clone(&tail);
+        let (read_to_end, stderr_read) = channel::<()>();
         std::thread::spawn(move || {
+            // Dropped on return: the receiver then sees the channel closed.
+            let _read_to_end = read_to_end;
             let mut stderr = stderr;
             let mut buf = [0u8; 1024];
             while let Ok(n) = stderr.read(&mut buf) {
@@ -153,6 +160,7 @@ impl Client {
             stdin,
             lines,
             stderr: tail,
+            stderr_read,
         });
         let line = self
             .exchange(
@@ -215,22 +223,17 @@ impl Client {
             return what.to_owned();
         };
         // The output ended: the process is exiting; give it a moment to report its status.
-        let deadline = Instant::now() + Duration::from_millis(500);
-        let status = loop {
-            match running.child.try_wait() {
-                Ok(Some(s)) => break s.to_string(),
-                Ok(None) if Instant::now() < deadline => {
-                    std::thread::sleep(Duration::from_millis(10));
-                }
-                _ => {
-                    let _ = running.child.kill();
-                    let _ = running.child.wait();
-                    break "killed".to_owned();
-                }
+        let status = match running.child.wait_timeout(Duration::from_millis(500)) {
+            Ok(Some(s)) => s.to_string(),
+            _ => {
+                let _ = running.child.kill();
+                let _ = running.child.wait();
+                "killed".to_owned()
             }
         };
-        // The stderr reader may still be draining the last lines.
-        std::thread::sleep(Duration::from_millis(20));
+        // The stderr reader may still be draining the last lines: wait until it has read to the
+        // end (bounded: a process the implementation started may keep the pipe open).
+        let _ = running.stderr_read.recv_timeout(Duration::from_millis(500));
         let tail = running
             .stderr
             .lock()
@@ -279,12 +282,8 @@ impl Client {
             .stdin
             .write_all((super::stop_request().to_string() + "\n").as_bytes());
         drop(running.stdin);
-        let deadline = Instant::now() + Duration::from_secs(1);
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = running.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(10));
+        if let Ok(Some(_)) = running.child.wait_timeout(Duration::from_secs(1)) {
+            return;
         }
         let _ = running.child.kill();
         let _ = running.child.wait();

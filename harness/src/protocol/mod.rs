@@ -37,8 +37,52 @@ include!(concat!(env!("OUT_DIR"), "/protocol_files.rs"));
 /// follows, so the published crate carries them; `tests/packaged.rs` checks the links).
 pub const SCHEMAS: &[(&str, &str)] = SCHEMA_FILES;
 
+/// What goes wrong with a protocol message, on either side: the one error type of the protocol
+/// layer (the client turns it into the text of a crash or a start error).
+#[derive(Debug, thiserror::Error)]
+pub enum ProtocolError {
+    /// No message schema of this name.
+    #[error("no protocol message schema {0}")]
+    NoSchema(String),
+    /// A bundled message schema that does not compile (a harness bug).
+    #[error("protocol/v1/{file} does not compile: {why}")]
+    SchemaInvalid {
+        /// The schema's file name.
+        file: String,
+        /// `jsonschema`'s error.
+        why: String,
+    },
+    /// A message that does not match its schema: the first error and its pointer.
+    #[error("does not match protocol/v1/{file}: {error} at {pointer:?}")]
+    Mismatch {
+        /// The schema's file name.
+        file: String,
+        /// The validator's first error.
+        error: String,
+        /// Where in the message.
+        pointer: String,
+    },
+    /// A request line that is not JSON.
+    #[error("a request is not JSON ({error}): {line}")]
+    NotJson {
+        /// The parser's error.
+        error: String,
+        /// The line.
+        line: String,
+    },
+    /// A request of no known `cmd`.
+    #[error("unknown request: {0}")]
+    UnknownRequest(String),
+    /// A request (without a `seq` to answer) that does not match its schema.
+    #[error("the request {0}")]
+    Request(Box<ProtocolError>),
+    /// Reading requests or writing answers failed.
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
+}
+
 /// The compiled validator of one message schema (`name` as in [`SCHEMAS`]).
-pub fn validator(name: &str) -> Result<&'static jsonschema::Validator, String> {
+pub fn validator(name: &str) -> Result<&'static jsonschema::Validator, ProtocolError> {
     static COMPILED: OnceLock<Vec<(&'static str, Result<jsonschema::Validator, String>)>> =
         OnceLock::new();
     let all = COMPILED.get_or_init(|| {
@@ -54,20 +98,24 @@ pub fn validator(name: &str) -> Result<&'static jsonschema::Validator, String> {
     });
     match all.iter().find(|(file, _)| *file == name) {
         Some((_, Ok(v))) => Ok(v),
-        Some((_, Err(e))) => Err(format!("protocol/v1/{name} does not compile: {e}")),
-        None => Err(format!("no protocol message schema {name}")),
+        Some((_, Err(e))) => Err(ProtocolError::SchemaInvalid {
+            file: name.to_owned(),
+            why: e.clone(),
+        }),
+        None => Err(ProtocolError::NoSchema(name.to_owned())),
     }
 }
 
 /// Validates `message` against the schema `name`; `Err` names the first error and its pointer.
-pub fn check_message(name: &str, message: &Value) -> Result<(), String> {
+pub fn check_message(name: &str, message: &Value) -> Result<(), ProtocolError> {
     let validator = validator(name)?;
     match validator.iter_errors(message).next() {
         None => Ok(()),
-        Some(e) => Err(format!(
-            "does not match protocol/v1/{name}: {e} at {:?}",
-            e.instance_path().to_string()
-        )),
+        Some(e) => Err(ProtocolError::Mismatch {
+            file: name.to_owned(),
+            error: e.to_string(),
+            pointer: e.instance_path().to_string(),
+        }),
     }
 }
 

@@ -837,15 +837,8 @@ fn write_counterexample(
     Ok(path)
 }
 
-/// `text` quoted for a POSIX shell (single quotes), unless it needs none.
+/// `text` quoted for a POSIX shell (`shlex`), unless it needs none. A command-line word cannot
+/// hold a NUL, the one thing `shlex` refuses; such text is returned as it is.
 pub fn shell_quote(text: &str) -> String {
-    if !text.is_empty()
-        && text
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_./:#=@%+,".contains(c))
-    {
-        text.to_owned()
-    } else {
-        format!("'{}'", text.replace('\'', r"'\''"))
-    }
+    shlex::try_quote(text).map_or_else(|_| text.to_owned(), std::borrow::Cow::into_owned)
 }

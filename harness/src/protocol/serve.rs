@@ -7,7 +7,7 @@ use std::io::{BufRead, Write};
 use flatjoin::Options;
 use serde_json::{Value, json};
 
-use super::{VERSION, check_message};
+use super::{ProtocolError, VERSION, check_message};
 use crate::oracle::Flatten;
 
 /// Answers protocol requests read from `input` on `output` until `stop` or the end of input.
@@ -19,18 +19,20 @@ pub fn serve(
     output: &mut dyn Write,
     describe: &Value,
     flatten: Flatten<'_>,
-) -> Result<(), String> {
+) -> Result<(), ProtocolError> {
     let mut line = String::new();
     loop {
         line.clear();
-        if input.read_line(&mut line).map_err(|e| e.to_string())? == 0 {
+        if input.read_line(&mut line)? == 0 {
             return Ok(());
         }
         if line.trim().is_empty() {
             continue;
         }
-        let request: Value = serde_json::from_str(&line)
-            .map_err(|e| format!("a request is not JSON ({e}): {}", line.trim_end()))?;
+        let request: Value = serde_json::from_str(&line).map_err(|e| ProtocolError::NotJson {
+            error: e.to_string(),
+            line: line.trim_end().to_owned(),
+        })?;
         let answer = match request.get("cmd").and_then(Value::as_str) {
             Some("stop") => return Ok(()),
             Some("start") => {
@@ -43,7 +45,7 @@ pub fn serve(
                     Err(why) if seq.is_u64() => {
                         json!({"seq": seq, "errored": {"message": format!("the request {why}")}})
                     }
-                    Err(why) => return Err(format!("the request {why}")),
+                    Err(why) => return Err(ProtocolError::Request(Box::new(why))),
                     Ok(()) => match Options::from_json(&request["options"]) {
                         Ok(options) => match flatten(&request["schema"], &options) {
                             Ok((p, None)) => json!({"seq": seq, "presentation": p}),
@@ -58,9 +60,9 @@ pub fn serve(
                     },
                 }
             }
-            _ => return Err(format!("unknown request: {}", line.trim_end())),
+            _ => return Err(ProtocolError::UnknownRequest(line.trim_end().to_owned())),
         };
-        writeln!(output, "{answer}").map_err(|e| e.to_string())?;
-        output.flush().map_err(|e| e.to_string())?;
+        writeln!(output, "{answer}")?;
+        output.flush()?;
     }
 }

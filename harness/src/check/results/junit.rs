@@ -1,34 +1,19 @@
-//! The JUnit XML of a run's results ([`junit`]; SPEC §6 decision 60).
+//! The JUnit XML of a run's results ([`junit`]; SPEC §6 decision 60), written by `quick-junit`
+//! (the writer cargo-nextest uses), which escapes the text and drops what XML 1.0 cannot hold.
 
 use std::fmt::Write as _;
+use std::time::Duration;
+
+use quick_junit::{NonSuccessKind, Property, Report, TestCase, TestCaseStatus, TestSuite};
 
 use super::super::{MODEL_GENERATOR, OPEN_WORLD_GENERATOR};
 use super::{CheckCounts, Finding, Results};
 use crate::shard::Shard;
 
-/// Text fit for XML character data and attribute values: markup escaped, characters XML 1.0
-/// does not allow dropped.
-fn xml_escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            '\t' | '\n' | '\r' => out.push(c),
-            c if u32::from(c) < 0x20 || c == '\u{FFFE}' || c == '\u{FFFF}' => {}
-            c => out.push(c),
-        }
-    }
-    out
-}
-
 /// The JUnit XML of `results` (SPEC §6 decision 60): one `<testsuite>` per source (`corpus`,
 /// `json-schema-test-suite`, `model`, `open-world`; a shard's suites named with `[shard K/N]`), one
 /// `<testcase>` per oracle that judged anything there (per draft and part for the suite), with a
-/// `<failure>` carrying the findings — each counterexample a corpus case in JSON — or `<skipped/>`
+/// `<failure>` carrying the findings — each counterexample a corpus case in JSON — or `<skipped>`
 /// when the oracle never applied.
 pub fn junit(results: &Results) -> String {
     let suffix = results
@@ -40,74 +25,41 @@ pub fn junit(results: &Results) -> String {
             sources.push(&c.source);
         }
     }
-    let count = |pred: &dyn Fn(&CheckCounts) -> bool| {
-        results
-            .summary
-            .checks
-            .iter()
-            .filter(|c| c.cases > 0 || c.skipped > 0)
-            .filter(|c| pred(c))
-            .count()
-    };
-    let failed = |c: &CheckCounts| c.failed > 0;
-    let skipped = |c: &CheckCounts| c.failed == 0 && c.passed == 0;
-    let mut xml = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    let _ = writeln!(
-        xml,
-        "<testsuites name=\"{}\" tests=\"{}\" failures=\"{}\" skipped=\"{}\" time=\"{:.3}\">",
-        xml_escape(&format!("{}{suffix}", results.run.command)),
-        count(&|_| true),
-        count(&failed),
-        count(&skipped),
-        results.timing.total_seconds
-    );
+    let seconds = |s: f64| Duration::from_secs_f64(s.max(0.0));
+    let mut report = Report::new(format!("{}{suffix}", results.run.command));
+    report.set_time(seconds(results.timing.total_seconds));
     for source in sources {
-        let of_source = |c: &CheckCounts| c.source == source;
-        let time = match source {
+        let mut suite = TestSuite::new(format!("{source}{suffix}"));
+        suite.set_time(seconds(match source {
             MODEL_GENERATOR => results.timing.model_seconds,
             OPEN_WORLD_GENERATOR => results.timing.open_world_seconds,
             _ => 0.0,
-        };
-        let _ = writeln!(
-            xml,
-            "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"{}\" time=\"{time:.3}\">",
-            xml_escape(&format!("{source}{suffix}")),
-            count(&of_source),
-            count(&|c| of_source(c) && failed(c)),
-            count(&|c| of_source(c) && skipped(c)),
-        );
-        let _ = writeln!(
-            xml,
-            "    <properties>\n      <property name=\"seed\" value=\"{}\"/>\n      <property name=\"shard\" value=\"{}\"/>\n    </properties>",
-            results.run.seed,
-            results.shard.unwrap_or(Shard::WHOLE)
-        );
+        }));
+        suite.add_property(Property::new("seed", results.run.seed.to_string()));
+        suite.add_property(Property::new(
+            "shard",
+            results.shard.unwrap_or(Shard::WHOLE).to_string(),
+        ));
         for c in results
             .summary
             .checks
             .iter()
-            .filter(|c| of_source(c) && (c.cases > 0 || c.skipped > 0))
+            .filter(|c| c.source == source && (c.cases > 0 || c.skipped > 0))
         {
-            junit_case(&mut xml, results, c);
+            suite.add_test_case(junit_case(results, c));
         }
-        xml.push_str("  </testsuite>\n");
+        report.add_test_suite(suite);
     }
-    xml.push_str("</testsuites>\n");
-    xml
+    // Writing into a `String` cannot fail.
+    report.to_string().unwrap_or_default()
 }
 
-fn junit_case(xml: &mut String, results: &Results, c: &CheckCounts) {
-    let _ = write!(
-        xml,
-        "    <testcase classname=\"flatjoin.{}\" name=\"{}\" time=\"0\"",
-        xml_escape(&c.source),
-        xml_escape(&c.check)
-    );
+fn junit_case(results: &Results, c: &CheckCounts) -> TestCase {
     let counts = format!(
         "{} judged: {} passed, {} failed, {} skipped",
         c.cases, c.passed, c.failed, c.skipped
     );
-    if c.failed > 0 {
+    let status = if c.failed > 0 {
         let findings: Vec<&Finding> = results
             .findings
             .iter()
@@ -148,37 +100,24 @@ fn junit_case(xml: &mut String, results: &Results, c: &CheckCounts) {
                 );
             }
         }
-        let _ = write!(
-            xml,
-            ">\n      <failure message=\"{}\" type=\"{}\">{}</failure>\n    </testcase>\n",
-            xml_escape(&message),
-            xml_escape(&c.check),
-            xml_escape(&body)
-        );
+        let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
+        status
+            .set_message(message)
+            .set_type(c.check.as_str())
+            .set_description(body);
+        status
     } else if c.passed == 0 {
-        let _ = write!(
-            xml,
-            ">\n      <skipped message=\"{}\"/>\n    </testcase>\n",
-            xml_escape(&counts)
-        );
+        let mut status = TestCaseStatus::skipped();
+        status.set_message(counts.as_str());
+        status
     } else {
-        let _ = write!(
-            xml,
-            ">\n      <system-out>{}</system-out>\n    </testcase>\n",
-            xml_escape(&counts)
-        );
+        TestCaseStatus::success()
+    };
+    let mut case = TestCase::new(c.check.as_str(), status);
+    case.set_classname(format!("flatjoin.{}", c.source))
+        .set_time(Duration::ZERO);
+    if c.failed == 0 && c.passed > 0 {
+        case.set_system_out(counts);
     }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn xml_escape_leaves_no_markup_and_no_forbidden_characters() {
-        assert_eq!(
-            xml_escape("a<b>&\"c'\u{1}\n"),
-            "a&lt;b&gt;&amp;&quot;c&apos;\n"
-        );
-    }
+    case
 }

@@ -211,15 +211,8 @@ pub struct Results {
 impl Results {
     /// The results of a run of `config` (of its shard) that found `result`.
     pub fn of(config: &CheckConfig, result: &CheckResult) -> Result<Results, String> {
-        let run = Run::of(config);
-        let timing = Timing {
-            total_seconds: result.total_time.as_secs_f64(),
-            model_seconds: generator_time(result, MODEL_GENERATOR),
-            open_world_seconds: generator_time(result, OPEN_WORLD_GENERATOR),
-        };
+        let (run, codes, folded) = fold_run(config, result)?;
         let shard = (!config.shard.is_whole()).then_some(config.shard);
-        let codes = oracle_codes();
-        let folded = fold(&run, &codes, &result.items, timing)?;
         Ok(folded.into_results(run, shard, Vec::new(), &codes))
     }
 
@@ -247,6 +240,23 @@ impl Results {
     fn codes(&self) -> Result<Vec<Oracle>, String> {
         self.oracle_codes.iter().map(|n| n.parse()).collect()
     }
+}
+
+/// The fold of the records of a run of `config` that found `result` ([`fold`], with the run's
+/// times): what its report, results file and JUnit are made from.
+pub fn fold_run(
+    config: &CheckConfig,
+    result: &CheckResult,
+) -> Result<(Run, Vec<Oracle>, Folded), String> {
+    let run = Run::of(config);
+    let timing = Timing {
+        total_seconds: result.total_time.as_secs_f64(),
+        model_seconds: generator_time(result, MODEL_GENERATOR),
+        open_world_seconds: generator_time(result, OPEN_WORLD_GENERATOR),
+    };
+    let codes = oracle_codes();
+    let folded = fold(&run, &codes, &result.items, timing)?;
+    Ok((run, codes, folded))
 }
 
 fn generator_time(result: &CheckResult, name: &str) -> f64 {

@@ -172,8 +172,11 @@ pub fn identity_files() -> PathBuf {
 
 /// Judges a package through the line protocol (`docs/protocol.md`), as any other flattener is:
 /// `flatjoin check --implementation IMPLEMENTATION` over the dialect samples and generated cases,
-/// from the repository root with `envs` set. Every oracle must find no violation, the package
-/// must never crash, and soundness must have judged more than a hundred values.
+/// from the repository root with `envs` set, beside the core behind `flatjoin serve-protocol` on
+/// the same inputs. Every oracle must find no violation, the package must never crash,
+/// soundness must have judged more than a hundred values, and every oracle's counts must equal
+/// the core's: the package's adapter sends its diagnostics (`returns: "flattened"`, SPEC §6
+/// decision 75), so even static soundness and coverage judge it as they judge the core.
 pub fn judge_through_protocol(
     cli: &Path,
     implementation: &str,
@@ -187,10 +190,12 @@ pub fn judge_through_protocol(
     ));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("scratch folder");
+    let core = format!("{} serve-protocol", cli.display());
     let mut check = Command::new(cli);
     check
         .args(["check", "--corpus", "corpus/dialects", "--cases", "60"])
-        .args(["--implementation", implementation, "--report"])
+        .args(["--implementation", implementation])
+        .args(["--implementation", &core, "--report"])
         .arg(dir.join("report.md"))
         .arg("--counterexamples")
         .arg(dir.join("counterexamples"))
@@ -204,14 +209,21 @@ pub fn judge_through_protocol(
     assert!(out.status.success(), "{name} through the protocol:\n{text}");
     let json = std::fs::read_to_string(dir.join("report.json")).expect("JSON results");
     let results: Value = serde_json::from_str(&json).expect("JSON results parse");
-    let imp = results["implementations"]
-        .as_array()
-        .and_then(|l| l.iter().find(|i| i["implementation"]["name"] == name))
-        .unwrap_or_else(|| panic!("no implementation {name:?} in {results}"));
+    let find = |wanted: &str| {
+        results["implementations"]
+            .as_array()
+            .and_then(|l| l.iter().find(|i| i["implementation"]["name"] == wanted))
+            .unwrap_or_else(|| panic!("no implementation {wanted:?} in {results}"))
+    };
+    let (imp, flatjoin) = (find(name), find("flatjoin"));
     assert_eq!(imp["crashed"], 0, "{imp}");
     let oracles = imp["oracles"].as_object().expect("per-oracle cells");
     for (oracle, cell) in oracles {
         assert_eq!(cell["violations"], 0, "{name}, {oracle}: {cell}");
+        assert_eq!(
+            *cell, flatjoin["oracles"][oracle],
+            "{name}, {oracle}: the package's counts against the core's"
+        );
     }
     assert!(
         imp["oracles"]["soundness"]["passed"].as_u64() > Some(100),

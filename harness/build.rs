@@ -77,7 +77,7 @@ fn main() {
 
 /// The protocol's message schemas and the bundled adapters, found the way the corpus is (the
 /// crate's `protocol/v1` and `protocol/adapters` links, else the repository's `protocol/v1` and
-/// `adapters`), as `include_str!` paths in `OUT_DIR/protocol_files.rs`: `SCHEMA_FILES` (name,
+/// `protocol/adapters`), as `include_str!` paths in `OUT_DIR/protocol_files.rs`: `SCHEMA_FILES` (name,
 /// text) and `ADAPTER_NODE`, `ADAPTER_PYTHON`.
 fn protocol_files(manifest_dir: &Path, out_dir: &Path) {
     let pick = |own: &str, repository: &str| {
@@ -91,7 +91,7 @@ fn protocol_files(manifest_dir: &Path, out_dir: &Path) {
         dir.canonicalize().unwrap_or(dir)
     };
     let schemas = pick("protocol/v1", "../protocol/v1");
-    let adapters = pick("protocol/adapters", "../adapters");
+    let adapters = pick("protocol/adapters", "../protocol/adapters");
     let mut names: Vec<String> = fs::read_dir(&schemas)
         .unwrap_or_else(|e| panic!("the protocol schemas {}: {e}", schemas.display()))
         .flatten()
@@ -117,7 +117,7 @@ fn protocol_files(manifest_dir: &Path, out_dir: &Path) {
         assert!(file.is_file(), "the adapter {} is missing", file.display());
         let _ = writeln!(
             code,
-            "/// `adapters/{}`.\npub(crate) const {constant}: &str = include_str!({:?});",
+            "/// `protocol/adapters/{}`.\npub(crate) const {constant}: &str = include_str!({:?});",
             file.strip_prefix(&adapters).unwrap_or(&file).display(),
             path(file.clone())
         );

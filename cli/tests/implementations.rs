@@ -1,5 +1,5 @@
 //! `flatjoin check --implementation` has teeth, on flatteners written for the tests
-//! (`cli/tests/fixtures/flatteners/`) behind the Node and Python adapters (`adapters/`): the
+//! (`cli/tests/fixtures/flatteners/`) behind the Node and Python adapters (`protocol/adapters/`): the
 //! three deliberately wrong ones are reported unsound with a shrunk counterexample that replays;
 //! the crashing and the hanging ones are recorded and survived; flatjoin itself, through
 //! `serve-protocol` and through both adapters, holds every guarantee; and the core gets the same
@@ -34,7 +34,7 @@ fn scratch(name: &str) -> PathBuf {
 }
 
 fn node_fixture(spec: &str) -> String {
-    format!("node adapters/node/run.mjs cli/tests/fixtures/flatteners/{spec}")
+    format!("node protocol/adapters/node/run.mjs cli/tests/fixtures/flatteners/{spec}")
 }
 
 /// Runs `flatjoin check` from the repository root with `args`; the output and the JSON results
@@ -266,8 +266,7 @@ fn flatjoin_through_serve_protocol_and_both_adapters_holds_every_guarantee() {
     assert!(suite["inputs"].as_u64() > Some(3000), "{suite}");
     // The binary once per request, through each adapter: the dialect samples and generated cases.
     let node = node_fixture("flatjoin-cli.mjs#flatten");
-    let python =
-        "python3 adapters/python/run.py cli/tests/fixtures/flatteners/flatjoin_cli.py:flatten";
+    let python = "python3 protocol/adapters/python/run.py cli/tests/fixtures/flatteners/flatjoin_cli.py:flatten";
     let (out, results) = check(
         &[
             "--corpus",
@@ -309,8 +308,7 @@ fn the_adapters_await_async_functions_and_keep_stdout_for_the_protocol() {
     let empty = dir.join("empty-corpus");
     std::fs::create_dir_all(&empty).expect("empty corpus");
     let node = node_fixture("noisy.mjs#flatten");
-    let python =
-        "python3 adapters/python/run.py cli/tests/fixtures/flatteners/noisy_async.py:flatten";
+    let python = "python3 protocol/adapters/python/run.py cli/tests/fixtures/flatteners/noisy_async.py:flatten";
     let (out, results) = check(
         &[
             "--corpus",

@@ -36,7 +36,7 @@ fn assert_link(link: &str, target: &str) {
 #[test]
 fn the_crates_links_reach_the_repositorys_folders() {
     assert_link("protocol/v1", "../../protocol/v1");
-    assert_link("protocol/adapters", "../../adapters");
+    assert_link("protocol/adapters", "../../protocol/adapters");
     for folder in FOLDERS {
         assert_link(
             &format!("corpus/{folder}"),
@@ -70,7 +70,7 @@ fn every_protocol_schema_and_both_adapters_are_embedded() {
         (adapters::PYTHON, "python/run.py"),
     ] {
         let original =
-            std::fs::read_to_string(root().join("adapters").join(file)).expect("readable");
+            std::fs::read_to_string(root().join("protocol/adapters").join(file)).expect("readable");
         assert_eq!(text, original, "{file} embedded stale");
     }
 }

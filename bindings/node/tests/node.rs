@@ -73,7 +73,7 @@ fn node_package_tests() {
     // The package judged by the whole harness, through the Node adapter (SPEC §6 decision 40).
     support::judge_through_protocol(
         &built.cli,
-        "node adapters/node/run.mjs cli/tests/fixtures/flatteners/flatjoin-node-package.mjs#flatten",
+        "node protocol/adapters/node/run.mjs cli/tests/fixtures/flatteners/flatjoin-node-package.mjs#flatten",
         "flatjoin (Node.js package)",
         &[],
     );

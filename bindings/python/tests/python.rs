@@ -83,7 +83,7 @@ fn python_package_tests() {
     );
     // The package judged by the whole harness, through the Python adapter (SPEC §6 decision 40).
     let adapter = format!(
-        "{} adapters/python/run.py cli/tests/fixtures/flatteners/flatjoin_package.py:flatten",
+        "{} protocol/adapters/python/run.py cli/tests/fixtures/flatteners/flatjoin_package.py:flatten",
         python.display()
     );
     support::judge_through_protocol(

@@ -1,19 +1,19 @@
 //! The bundled adapters (SPEC §6 decision 71): `--implementation 'node FILE#EXPORT'` and
 //! `--implementation 'python -m MODULE:FUNCTION'` (or `'python FILE.py:FUNCTION'`) judge a plain
-//! function, with the adapter of `adapters/` that the binary carries written to a temporary file
-//! and put in front of the argument. So a TypeScript or Python author who got `flatjoin` from npm
+//! function, with the adapter of `protocol/adapters/` that the binary carries written to a
+//! temporary file and put in front of the argument. So a TypeScript or Python author who got `flatjoin` from npm
 //! or PyPI judges their flattener with one line and no checkout. Any other command is run as
 //! written (it speaks the protocol itself).
 
 use std::path::{Path, PathBuf};
 
-/// `adapters/node/run.mjs`, embedded by the build script through the crate's `protocol/adapters`
-/// (a symbolic link to the repository's `adapters/`, which `cargo package` follows, so the
-/// published crate carries the file itself; where Git checked the link out as a file, the
+/// `protocol/adapters/node/run.mjs`, embedded by the build script through the crate's
+/// `protocol/adapters` (a symbolic link to the repository's `protocol/adapters/`, which `cargo
+/// package` follows, so the published crate carries the file itself; where Git checked the link out as a file, the
 /// repository's folder directly).
 pub const NODE: &str = super::ADAPTER_NODE;
 
-/// `adapters/python/run.py`, embedded as [`NODE`] is.
+/// `protocol/adapters/python/run.py`, embedded as [`NODE`] is.
 pub const PYTHON: &str = super::ADAPTER_PYTHON;
 
 /// The program's name without directory or `.exe`: `node`, `python3.11`, …
@@ -103,9 +103,9 @@ mod tests {
             ("python3.11 -m pkg.mod:flatten", Some("run.py")),
             ("target/venv/bin/python ./f.py:flatten", Some("run.py")),
             ("node server.mjs", None),
-            ("node adapters/node/run.mjs ./my.mjs#flatten", None),
+            ("node protocol/adapters/node/run.mjs ./my.mjs#flatten", None),
             ("python3 -m my_server", None),
-            ("python3 adapters/python/run.py my:flatten", None),
+            ("python3 protocol/adapters/python/run.py my:flatten", None),
             ("python3 my:flatten", None),
             ("flatjoin serve-protocol", None),
             ("node --inspect x.mjs#f", None),

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """flatjoin implementation protocol, version 1 (docs/protocol.md): adapts one Python function to
-the harness, so `flatjoin check --implementation 'python3 adapters/python/run.py MODULE:FUNCTION'`
+the harness, so `flatjoin check --implementation 'python3 protocol/adapters/python/run.py MODULE:FUNCTION'`
 judges it.
 
-    python3 adapters/python/run.py my_package.module:function
+    python3 protocol/adapters/python/run.py my_package.module:function
 
 MODULE is imported with the working directory first on `sys.path` (or, when it ends in `.py`,
 loaded from that file); FUNCTION is called as
@@ -14,7 +14,9 @@ violation); returning `None` is answered `skipped`.
 What the implementation says about itself comes from a module attribute `IMPLEMENTATION` (or the
 function's own `implementation` attribute): {name, language, version, homepage, source, readings,
 scopes}; missing members default to the module and function, "python", the declared reading and
-both scopes. Standard library only.
+both scopes. With `"returns": "flattened"` there, the function returns `{"schema", "diagnostics"}`
+(what flatjoin's own `flatten` returns) and both are sent (SPEC §6 decision 75); `returns` itself
+stays with the adapter. Standard library only.
 """
 
 import asyncio
@@ -64,6 +66,8 @@ def load(spec):
         "scopes": ["all", "root"],
     }
     implementation.update(declared)
+    if implementation.get("returns", "presentation") not in ("presentation", "flattened"):
+        fail(f"implementation.returns must be \"presentation\" or \"flattened\", not {implementation['returns']!r}")
     return function, implementation
 
 
@@ -78,6 +82,7 @@ def main():
     out = sys.stdout
     sys.stdout = sys.stderr
     function, implementation = load(sys.argv[1])
+    flattened = implementation.pop("returns", "presentation") == "flattened"
 
     def write(message):
         out.write(json.dumps(message) + "\n")
@@ -103,6 +108,8 @@ def main():
                 continue
             if result is None:
                 write({"seq": seq, "skipped": {"reason": "the function returned None"}})
+            elif flattened:
+                write({"seq": seq, "presentation": result["schema"], "diagnostics": result["diagnostics"]})
             else:
                 write({"seq": seq, "presentation": result})
         elif cmd == "stop":

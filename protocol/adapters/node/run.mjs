@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // flatjoin implementation protocol, version 1 (docs/protocol.md): adapts one JavaScript function
-// to the harness, so `flatjoin check --implementation 'node adapters/node/run.mjs FILE#EXPORT'`
+// to the harness, so `flatjoin check --implementation 'node protocol/adapters/node/run.mjs FILE#EXPORT'`
 // judges it.
 //
-//   node adapters/node/run.mjs ./my-flatten.mjs#flattenUnion
+//   node protocol/adapters/node/run.mjs ./my-flatten.mjs#flattenUnion
 //
 // FILE is an ES module or a CommonJS file (resolved from the working directory); EXPORT names the
 // function (`default` when omitted; a CommonJS `module.exports = fn` is `default` too). The
@@ -14,7 +14,9 @@
 // What the implementation says about itself comes from an export named `implementation` (or the
 // function's own `implementation` property): {name, language, version, homepage, source,
 // readings, scopes}; missing members default to the file and export, "javascript", the declared
-// reading and both scopes. No dependencies beyond Node.js itself.
+// reading and both scopes. With `returns: "flattened"` there, the function returns `{schema,
+// diagnostics}` (what flatjoin's own `flatten` returns) and both are sent (SPEC §6 decision 75);
+// `returns` itself stays with the adapter. No dependencies beyond Node.js itself.
 
 import { createInterface } from "node:readline";
 import { pathToFileURL } from "node:url";
@@ -61,6 +63,11 @@ const implementation = {
   scopes: ["all", "root"],
   ...declared,
 };
+const returns = implementation.returns ?? "presentation";
+delete implementation.returns;
+if (returns !== "presentation" && returns !== "flattened") {
+  fail(`implementation.returns must be "presentation" or "flattened", not ${JSON.stringify(returns)}`);
+}
 
 const write = (message) => protocolOut.write(JSON.stringify(message) + "\n");
 
@@ -80,7 +87,9 @@ async function answer(request) {
         return;
       }
       if (presentation === undefined) write({ seq, skipped: { reason: "the function returned undefined" } });
-      else write({ seq, presentation });
+      else if (returns === "flattened") {
+        write({ seq, presentation: presentation.schema, diagnostics: presentation.diagnostics });
+      } else write({ seq, presentation });
       return;
     }
     case "stop":

@@ -219,8 +219,15 @@ fn is_zero(n: &usize) -> bool {
 impl Outcomes {
     /// The record of `outcomes`.
     pub fn of(outcomes: &[(Oracle, Outcome)]) -> Outcomes {
-        let codes = oracle_codes();
         let mut record = Outcomes::default();
+        record.extend(outcomes);
+        record
+    }
+
+    /// Adds the record of `outcomes` (a corpus file's further inputs) after this one's.
+    pub fn extend(&mut self, outcomes: &[(Oracle, Outcome)]) {
+        let codes = oracle_codes();
+        let record = self;
         for (oracle, outcome) in outcomes {
             let code = codes.iter().position(|o| o == oracle).unwrap_or(0);
             record.verdicts.push(char::from(b'a' + code as u8));
@@ -252,7 +259,6 @@ impl Outcomes {
                 }
             }
         }
-        record
     }
 
     /// The outcomes again, as far as [`CheckResult`]'s tally reads them: the measures on the

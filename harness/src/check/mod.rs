@@ -44,7 +44,6 @@ pub use generated::{
     open_world_phase, open_world_seed,
 };
 pub use report::report_markdown;
-pub(crate) use result::counts_for;
 pub use result::{
     CheckResult, Counterexample, Counts, FormCounts, GeneratorResult, MAX_DISAGREEMENT_EXAMPLES,
     RunInfo,

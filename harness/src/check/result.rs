@@ -65,7 +65,7 @@ impl Counts {
 }
 
 /// The counts of `oracle` in `list`, added (zeroed) at the end when it has none yet.
-pub(crate) fn counts_for(list: &mut Vec<(Oracle, Counts)>, oracle: Oracle) -> &mut Counts {
+fn counts_for(list: &mut Vec<(Oracle, Counts)>, oracle: Oracle) -> &mut Counts {
     let i = match list.iter().position(|(n, _)| *n == oracle) {
         Some(i) => i,
         None => {

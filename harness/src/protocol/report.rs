@@ -73,6 +73,7 @@ pub fn to_json(config: &RunConfig, results: &[ImplementationResult]) -> Value {
                 "start_error": r.start_error,
                 "oracles": oracles,
                 "suite": r.suite,
+                "checks": r.checks,
                 "sources": r.sources.iter().map(|s| json!({
                     "name": s.name, "inputs": s.inputs, "seconds": s.time.as_secs_f64(),
                 })).collect::<Vec<_>>(),

@@ -3,7 +3,9 @@
 //! open-world generator — sent through an implementation behind the protocol, each answer judged
 //! by the oracles of [`Oracle::IMPLEMENTATION`] (the same functions that judge the core, given
 //! the implementation's presentations). The first counterexample per oracle is shrunk through
-//! the protocol (generated inputs) and written as a corpus case that replays it.
+//! the protocol (generated inputs) and written as a corpus case that replays it. Every phase
+//! keeps its records, and the counts come from their fold ([`results::fold`], the in-process
+//! run's: SPEC §6 decision 76).
 //!
 //! An implementation runs as up to [`CheckConfig::jobs`] processes (one per worker); answers
 //! other than a presentation are counted per oracle, never judged: `errored` (the implementation
@@ -22,12 +24,14 @@ use super::client::Client;
 use super::{Answer, ImplementationInfo};
 use crate::check::flattener::Flattener;
 use crate::check::policy::Counterexamples;
-use crate::check::{self, CheckConfig, CheckResult, Counterexample, Counts, counts_for};
+use crate::check::results::{self, Timing};
+use crate::check::{self, CheckConfig, CheckResult, Counterexample, Counts};
 use crate::corpus::{self, Input};
 use crate::model::Case;
 use crate::open_world::{self, OpenCase};
 use crate::oracle::{self, CaseReport, Oracle, Outcome, Skip, Subject, Unpresented, Violation};
 use crate::render::render;
+use crate::shard::{CorpusItem, Items, Outcomes, SuiteItem};
 use crate::suite;
 
 /// The most crash, protocol-error and errored messages kept per implementation.
@@ -85,6 +89,9 @@ pub struct ImplementationResult {
     pub sources: Vec<Source>,
     /// The suite's flatten and wrapped parts, per draft (SPEC §6 decision 75).
     pub suite: Vec<suite::SuiteReport>,
+    /// Counts per source × oracle (and suite draft × part), as a results file's summary has
+    /// them: from the same fold.
+    pub checks: Vec<results::CheckCounts>,
     /// Crashes, hangs and protocol errors (all requests, shrinking included).
     pub crash_count: u64,
     /// The first crash and hang messages.
@@ -170,17 +177,34 @@ impl ImplementationResult {
         out
     }
 
-    fn tally(&mut self, outcomes: &[(Oracle, Outcome)]) {
-        for (oracle, outcome) in outcomes {
-            counts_for(&mut self.cells, *oracle).count(outcome);
+    /// The cells and the suite's parts from the fold of `items` ([`results::fold`], the one
+    /// the in-process run's report, results file and shard merge come from); a fold that fails
+    /// is logged and makes the implementation not clean.
+    fn fold(&mut self, check: &CheckConfig, items: &Items, log: &mut dyn FnMut(&str)) {
+        match results::fold(&results::Run::of(check), &Oracle::ALL, items, Timing::default()) {
+            Ok(folded) => {
+                for (oracle, counts) in &mut self.cells {
+                    *counts = folded
+                        .result
+                        .oracles
+                        .iter()
+                        .find(|(o, _)| o == oracle)
+                        .map_or_else(Counts::default, |(_, c)| *c);
+                }
+                self.suite = folded.result.suite;
+                self.checks = folded.summary.checks;
+            }
+            Err(e) => {
+                let e = format!("the run's records do not fold: {e}");
+                log(&format!("{}: {e}", self.command));
+                self.start_error = Some(e);
+            }
         }
     }
 
-    /// Adds what a generated phase found: its counts, counterexamples and source.
-    fn absorb(&mut self, phase: CheckResult) {
-        for (oracle, counts) in phase.oracles {
-            counts_for(&mut self.cells, oracle).add(counts);
-        }
+    /// Takes what a generated phase found: its counterexamples and source; its records are
+    /// the answer.
+    fn absorb(&mut self, phase: CheckResult) -> Items {
         self.counterexamples.extend(phase.counterexamples);
         for g in phase.generators {
             self.sources.push(Source {
@@ -193,6 +217,7 @@ impl ImplementationResult {
                 time: g.time,
             });
         }
+        phase.items
     }
 }
 
@@ -418,6 +443,8 @@ fn reading_options(info: &ImplementationInfo) -> Vec<Options> {
 
 /// A fixed input: a schema of a corpus file.
 struct Fixed {
+    /// The file's position in the corpus's file order, and its path.
+    file: (u64, String),
     found: String,
     schema: Value,
     options: Options,
@@ -429,7 +456,8 @@ struct Fixed {
 /// options of its own; a case whose options the implementation does not declare is left out).
 fn corpus_inputs(dir: &Path, info: &ImplementationInfo) -> Vec<Fixed> {
     let mut out = Vec::new();
-    for path in corpus::files(dir) {
+    for (index, path) in (0u64..).zip(corpus::files(dir)) {
+        let file = (index, path.display().to_string());
         for Input {
             label,
             schema,
@@ -445,6 +473,7 @@ fn corpus_inputs(dir: &Path, info: &ImplementationInfo) -> Vec<Fixed> {
             };
             for options in sets {
                 out.push(Fixed {
+                    file: file.clone(),
                     found: label.clone(),
                     schema: schema.clone(),
                     options,
@@ -530,21 +559,24 @@ fn run_one(
         pool: &pool,
         threads,
     };
-    // The one rule after a violation (`check::policy`).
-    let kept = &mut Counterexamples::default();
+    // The records of every input, folded at the end as the in-process run folds its own.
+    let mut items = Items::default();
     if let Some(dir) = &config.check.corpus {
         let inputs = corpus_inputs(dir, &info);
-        run.fixed("corpus", inputs, kept, &mut result, log);
+        run.corpus(inputs, &mut items, &mut result, log);
         let suite_dir = dir.join("json-schema-test-suite");
         if suite_dir.is_dir() {
-            run.suite(&suite_dir, &mut result, log);
+            run.suite(&suite_dir, &mut items, &mut result, log);
         }
     }
+    // The one rule after a violation (`check::policy`), over the generated phases as in process.
+    let kept = &mut Counterexamples::default();
     let check = &config.check;
     let model = check::model_phase(check, &run, kept, threads, log, &mut |_, _| {});
-    result.absorb(model);
+    items.extend(result.absorb(model));
     let open_world = check::open_world_phase(check, &run, kept, threads, log);
-    result.absorb(open_world);
+    items.extend(result.absorb(open_world));
+    result.fold(check, &items, log);
     let (requests, starts, waiting) = pool.finish();
     result.requests = requests;
     result.starts = starts;
@@ -575,6 +607,7 @@ impl Run<'_> {
     fn suite(
         &self,
         suite_dir: &Path,
+        items: &mut Items,
         result: &mut ImplementationResult,
         log: &mut dyn FnMut(&str),
     ) {
@@ -603,7 +636,7 @@ impl Run<'_> {
                 .collect()
         });
         let mut inputs = 0;
-        for report in reports {
+        for (index, report) in (0u64..).zip(reports) {
             inputs += (report.flatten.schemas + report.wrapped.schemas) as u64;
             for failure in report
                 .flatten
@@ -613,7 +646,7 @@ impl Run<'_> {
             {
                 log(&format!("VIOLATION (suite): {}", first_line(failure)));
             }
-            result.suite.push(report);
+            items.suite.push(SuiteItem { index, report });
         }
         if !self.config.check.quiet {
             log(&format!(
@@ -628,15 +661,18 @@ impl Run<'_> {
         });
     }
 
-    /// Judges fixed inputs (in parallel, tallied in order).
-    fn fixed(
+    /// Judges the corpus's inputs (in parallel) and records them per file, in file order, as
+    /// the in-process corpus phase does; the first violation of each oracle in the corpus is
+    /// kept as a counterexample (not shrunk: a fixed input).
+    fn corpus(
         &self,
-        name: &'static str,
         inputs: Vec<Fixed>,
-        kept: &mut Counterexamples,
+        items: &mut Items,
         result: &mut ImplementationResult,
         log: &mut dyn FnMut(&str),
     ) {
+        let name = "corpus";
+        let kept = &mut Counterexamples::default();
         let start = Instant::now();
         let judged: Vec<Vec<(Oracle, Outcome)>> = self.threads.install(|| {
             inputs
@@ -656,7 +692,17 @@ impl Run<'_> {
                 .collect()
         });
         for (input, outcomes) in inputs.iter().zip(judged) {
-            result.tally(&outcomes);
+            let (index, path) = &input.file;
+            if items.corpus.last().is_none_or(|c| c.index != *index) {
+                items.corpus.push(CorpusItem {
+                    index: *index,
+                    path: path.clone(),
+                    outcomes: Outcomes::of(&[]),
+                });
+            }
+            if let Some(item) = items.corpus.last_mut() {
+                item.outcomes.extend(&outcomes);
+            }
             for (oracle, outcome) in outcomes {
                 if let Outcome::Failed(v) = outcome
                     && kept.take(oracle)

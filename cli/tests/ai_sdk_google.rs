@@ -8,8 +8,8 @@
 //! Pinned: `ai` and `@ai-sdk/google` from `cli/sdk/ai-sdk/package-lock.json` (`npm ci` here when
 //! `node_modules` was not installed from it), the Python SDKs from `cli/sdk/requirements.txt` (the
 //! venv of `tests/support`, shared with the SDK acceptance test). Without Node.js, npm or a Python
-//! that can make a venv the test fails under `CI` and prints a loud warning otherwise
-//! (`support::tools`); a failed `npm ci` or `pip install` fails it.
+//! that can make a venv the test fails under `CI` and is shown as ignored otherwise
+//! (`flatjoin_test_support::runner`); a failed `npm ci` or `pip install` fails it.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -21,18 +21,15 @@ mod support;
 
 use support::tools;
 
+flatjoin_test_support::tests! {
+    ai_sdk_google_provider_declarations_of_flattened_manifests_pass_google_genai needs NODE, NPM, PYTHON3_VENV;
+}
+
 fn here() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf()
 }
 
-#[test]
 fn ai_sdk_google_provider_declarations_of_flattened_manifests_pass_google_genai() {
-    if !tools::require(
-        "the AI SDK Google provider test",
-        &[&tools::NODE, &tools::NPM, &tools::PYTHON3_VENV],
-    ) {
-        return;
-    }
     let dir = here().join("sdk/ai-sdk");
     tools::npm_ci(&dir);
     let python = support::install_sdk_venv()

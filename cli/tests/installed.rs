@@ -15,7 +15,8 @@
 //!
 //! The judged runs are small (`--cases 8 --open-world-cases 8`) on the corpus the binary carries
 //! (there is no `corpus/` in the fresh project). Without Node.js, npm or a Python that makes venvs,
-//! a test fails under `CI` and warns loudly otherwise; a failed install is a failure.
+//! a test fails under `CI` and is shown as ignored otherwise (`flatjoin_test_support::runner`); a
+//! failed install is a failure.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -24,10 +25,13 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-#[path = "../../bindings/support.rs"]
-mod support;
+use flatjoin_test_support::packages as support;
+use flatjoin_test_support::tools;
 
-use support::tools;
+flatjoin_test_support::tests! {
+    the_npm_packages_install_and_run_without_rust needs NODE, NPM;
+    the_wheel_installs_and_runs_without_rust needs PYTHON3_VENV;
+}
 
 /// The packages' libraries and the `flatjoin` binary, built with this test's own features (the
 /// nested build replaces the binary the CLI's other tests run; see `support::build_with`).
@@ -198,14 +202,7 @@ fn npm_tarballs(built: &support::Built, stage: &Path) -> Vec<PathBuf> {
         .collect()
 }
 
-#[test]
 fn the_npm_packages_install_and_run_without_rust() {
-    if !tools::require(
-        "the installed npm packages test",
-        &[&tools::NODE, &tools::NPM],
-    ) {
-        return;
-    }
     let built = build_packages();
     let stage = fresh("npm-stage");
     let tarballs = npm_tarballs(&built, &stage);
@@ -282,11 +279,7 @@ fn the_npm_packages_install_and_run_without_rust() {
     }
 }
 
-#[test]
 fn the_wheel_installs_and_runs_without_rust() {
-    if !tools::require("the installed wheel test", &[&tools::PYTHON3_VENV]) {
-        return;
-    }
     let built = build_packages();
     let (target, release) = support::target_dir();
     let dist = fresh("dist");

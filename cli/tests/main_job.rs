@@ -9,7 +9,11 @@ mod support;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use support::tools;
+flatjoin_test_support::tests! {
+    the_gates_pass_a_clean_run_and_its_rerun needs PYTHON3;
+    #[cfg(feature = "fault-injection")]
+    both_gates_fail_on_a_seeded_fault_and_the_corpus_is_left_alone needs PYTHON3;
+}
 
 /// The repository root (where `reports/fresh.py` lives).
 fn repo() -> PathBuf {
@@ -67,12 +71,6 @@ fn fresh_py(args: &[&Path], flags: &[&str]) -> (i32, String) {
     )
 }
 
-/// A fresh folder `name` for `test`, or `None` when Python 3 is missing outside `CI` (under `CI`
-/// the test fails: `support::tools`).
-fn ready(test: &str, name: &str) -> Option<PathBuf> {
-    tools::require(test, &[&tools::PYTHON3]).then(|| fresh(name))
-}
-
 /// Both gates: the run's output `log` (under `dir`) and its report `new` against `committed`.
 fn gates(dir: &Path, log: &str, committed: &str, new: &str) -> (i32, String) {
     fresh_py(
@@ -81,11 +79,8 @@ fn gates(dir: &Path, log: &str, committed: &str, new: &str) -> (i32, String) {
     )
 }
 
-#[test]
 fn the_gates_pass_a_clean_run_and_its_rerun() {
-    let Some(dir) = ready("the_gates_pass_a_clean_run_and_its_rerun", "main-job-clean") else {
-        return;
-    };
+    let dir = fresh("main-job-clean");
     let first = check(&dir, "first", &[]);
     assert_eq!(first.status.code(), Some(0), "{first:?}");
     let again = check(&dir, "again", &[]);
@@ -120,14 +115,8 @@ fn the_gates_pass_a_clean_run_and_its_rerun() {
 }
 
 #[cfg(feature = "fault-injection")]
-#[test]
 fn both_gates_fail_on_a_seeded_fault_and_the_corpus_is_left_alone() {
-    let Some(dir) = ready(
-        "both_gates_fail_on_a_seeded_fault_and_the_corpus_is_left_alone",
-        "main-job-fault",
-    ) else {
-        return;
-    };
+    let dir = fresh("main-job-fault");
     let clean = check(&dir, "clean", &[]);
     assert_eq!(clean.status.code(), Some(0), "{clean:?}");
     let faulty = check(&dir, "faulty", &["--inject-fault", "first-wins"]);

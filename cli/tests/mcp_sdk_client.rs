@@ -5,8 +5,8 @@
 //! the tools of every real manifest in `corpus/manifests` through the proxy (union-server replays
 //! them), so the SDK's validation sees all 182 real tools as the proxy serves them.
 //!
-//! Without Node.js or npm the test fails under `CI` (as `.ci/run` sets it) and prints a loud
-//! warning otherwise (`support::tools`). Installs the client's packages with `npm ci` from the
+//! Without Node.js or npm the test fails under `CI` (as `.ci/run` sets it) and is shown as
+//! ignored otherwise (`flatjoin_test_support::runner`). Installs the client's packages with `npm ci` from the
 //! committed lock file when `cli/client/node_modules` was not installed from it; a failed install
 //! fails the test.
 
@@ -18,14 +18,11 @@ mod support;
 
 use support::tools::{self, run_with_deadline};
 
-#[test]
+flatjoin_test_support::tests! {
+    mcp_typescript_sdk_client_through_the_proxy needs NODE, NPM;
+}
+
 fn mcp_typescript_sdk_client_through_the_proxy() {
-    if !tools::require(
-        "the MCP TypeScript SDK end-to-end test",
-        &[&tools::NODE, &tools::NPM],
-    ) {
-        return;
-    }
     let client_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("client");
     tools::npm_ci(&client_dir);
     let flatjoin = std::path::PathBuf::from(env!("CARGO_BIN_EXE_flatjoin"));

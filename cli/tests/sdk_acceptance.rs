@@ -8,8 +8,8 @@
 //! An SDK rejection of an export that flatjoin called clean (`export`/`lint` would exit 0) fails
 //! the test. The SDKs are installed here from exact pins (`cli/sdk/requirements.txt`) into a venv
 //! under the target directory (`target/sdk-venv`, reused while the pins are unchanged). Without a
-//! Python that can make a venv the tests fail under `CI` and print a loud warning otherwise
-//! (`support::tools`); a failed install fails them. `reports/profiles.md` is checked to be what
+//! Python that can make a venv the tests fail under `CI` and are shown as ignored otherwise
+//! (`flatjoin_test_support::runner`); a failed install fails them. `reports/profiles.md` is checked to be what
 //! `flatjoin lint-report --sdk-python ...` prints with the same SDKs.
 
 use std::path::{Path, PathBuf};
@@ -22,7 +22,10 @@ use serde_json::{Value, json};
 
 mod support;
 
-use support::tools;
+flatjoin_test_support::tests! {
+    the_providers_sdks_accept_every_clean_export needs PYTHON3_VENV;
+    the_profiles_report_is_current_with_the_sdk_column needs PYTHON3_VENV;
+}
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -33,15 +36,12 @@ fn sdk_dir() -> PathBuf {
 }
 
 /// The venv's Python, created and filled from the pinned requirements when missing or stale;
-/// once per test binary (the tests run in parallel and share it). `None` when Python cannot make
-/// a venv here (a loud warning, or a failure under `CI`); a failed install fails the test.
-fn sdk_python(test: &str) -> Option<PathBuf> {
+/// once per test binary (the tests run in parallel and share it); a failed install fails the
+/// test.
+fn sdk_python() -> PathBuf {
     static PYTHON: std::sync::OnceLock<Result<PathBuf, String>> = std::sync::OnceLock::new();
-    if !tools::require(test, &[&tools::PYTHON3_VENV]) {
-        return None;
-    }
     match PYTHON.get_or_init(support::install_sdk_venv) {
-        Ok(python) => Some(python.clone()),
+        Ok(python) => python.clone(),
         Err(why) => panic!("the provider SDKs cannot be installed: {why}"),
     }
 }
@@ -136,11 +136,8 @@ fn canaries() -> Vec<Item> {
     ]
 }
 
-#[test]
 fn the_providers_sdks_accept_every_clean_export() {
-    let Some(python) = sdk_python("the SDK acceptance test") else {
-        return;
-    };
+    let python = sdk_python();
     let judge = Judge {
         python: python.clone(),
         script: sdk_dir().join("check.py"),
@@ -232,11 +229,8 @@ fn the_providers_sdks_accept_every_clean_export() {
 
 /// `reports/profiles.md` is what `flatjoin lint-report --sdk-python ...` prints now, with these
 /// SDKs: the "accepted by the official SDK" column comes from the same judge.
-#[test]
 fn the_profiles_report_is_current_with_the_sdk_column() {
-    let Some(python) = sdk_python("the check of reports/profiles.md against the SDKs") else {
-        return;
-    };
+    let python = sdk_python();
     let flatjoin = PathBuf::from(env!("CARGO_BIN_EXE_flatjoin"));
     let report = root().join("reports/profiles.md");
     let committed = std::fs::read_to_string(&report).expect("reports/profiles.md");

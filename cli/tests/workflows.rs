@@ -18,8 +18,8 @@
 //!   matrix entry's values substituted; every action is pinned by major version.
 //!
 //! The linters are installed with `npm ci` from `.github/lint/package-lock.json` when missing or
-//! stale. Without Node.js the test fails under `CI` and otherwise says SKIP loudly; a failed
-//! install is a failure.
+//! stale. Without Node.js or npm the tests fail under `CI` and are shown as ignored otherwise
+//! (`flatjoin_test_support::runner`); a failed install is a failure.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -28,22 +28,28 @@ use std::sync::OnceLock;
 
 use serde_json::Value;
 
+flatjoin_test_support::tests! {
+    every_workflow_passes_both_linters needs NODE, NPM;
+    both_linters_report_a_broken_workflow needs NODE, NPM;
+    every_flag_the_workflows_pass_to_flatjoin_exists needs NODE, NPM;
+    the_shard_matrix_covers_every_shard_once_and_the_merge_reads_them_all needs NODE, NPM;
+    clusterfuzzlite_runs_every_mode_with_corpus_storage needs NODE, NPM;
+    the_nightly_check_rotates_its_seed_and_uploads_its_counterexamples needs NODE, NPM;
+    every_flag_the_workflows_pass_to_cargo_exists needs NODE, NPM;
+    every_flag_the_workflows_pass_to_napi_exists needs NODE, NPM;
+    the_napi_matrix_covers_exactly_the_npm_platform_packages needs NODE, NPM;
+    the_maturin_matrix_covers_the_same_targets_and_an_sdist needs NODE, NPM;
+    the_publish_jobs_need_every_build_and_mint_oidc_tokens needs NODE, NPM;
+    npm_publish_uses_provenance needs NODE, NPM;
+    every_action_is_pinned_by_major_version needs NODE, NPM;
+}
+
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
 fn lint_dir() -> PathBuf {
     root().join(".github/lint")
-}
-
-/// Fails under `CI`, else prints a visible SKIP.
-fn unavailable(why: &str) {
-    assert!(
-        std::env::var_os("CI").is_none(),
-        "the workflow checks cannot run under CI: {why} (install Node.js and npm)"
-    );
-    println!("SKIP: {why}; the workflow lint did not run (install Node.js and npm)");
-    eprintln!("SKIP: {why}; the workflow lint did not run (install Node.js and npm)");
 }
 
 /// Whether `node_modules` holds exactly the versions `package.json` pins.
@@ -69,20 +75,17 @@ fn installed() -> bool {
     })
 }
 
-/// Whether the linters can run: Node.js present and the pinned packages installed (`npm ci` once
-/// per test binary when needed; a failed install panics).
-fn linters_ready() -> bool {
-    static READY: OnceLock<Result<(), String>> = OnceLock::new();
-    let ready = READY.get_or_init(|| {
-        if Command::new("node").arg("--version").output().is_err() {
-            return Err("node is not installed".to_owned());
-        }
+/// Installs the pinned linters (`npm ci` once per test binary when `node_modules` does not hold
+/// them; a failed install fails the test). Node.js and npm are the runner's to require.
+fn install_linters() {
+    static READY: OnceLock<()> = OnceLock::new();
+    READY.get_or_init(|| {
         if !installed() {
             let out = Command::new("npm")
                 .args(["ci", "--no-audit", "--no-fund"])
                 .current_dir(lint_dir())
                 .output()
-                .map_err(|e| format!("npm cannot run: {e}"))?;
+                .expect("npm runs");
             assert!(
                 out.status.success(),
                 "npm ci in .github/lint failed:\n{}\n{}",
@@ -91,15 +94,7 @@ fn linters_ready() -> bool {
             );
             assert!(installed(), "npm ci did not install the pinned linters");
         }
-        Ok(())
     });
-    match ready {
-        Ok(()) => true,
-        Err(why) => {
-            unavailable(why);
-            false
-        }
-    }
 }
 
 /// `lint.mjs`'s answer for `files`: one entry per file with its errors and its YAML as JSON.
@@ -118,13 +113,11 @@ fn lint(files: &[PathBuf]) -> Vec<Value> {
     answer["files"].as_array().expect("files").clone()
 }
 
-/// Every workflow file, linted once per test binary; `None` when the linters cannot run here.
-fn workflows() -> Option<&'static [Value]> {
+/// Every workflow file, linted once per test binary.
+fn workflows() -> &'static [Value] {
     static LINTED: OnceLock<Vec<Value>> = OnceLock::new();
-    if !linters_ready() {
-        return None;
-    }
-    Some(LINTED.get_or_init(|| {
+    install_linters();
+    LINTED.get_or_init(|| {
         let mut files: Vec<PathBuf> = std::fs::read_dir(root().join(".github/workflows"))
             .expect(".github/workflows")
             .flatten()
@@ -133,7 +126,7 @@ fn workflows() -> Option<&'static [Value]> {
             .collect();
         files.sort();
         lint(&files)
-    }))
+    })
 }
 
 /// The parsed workflow whose file name is `name`.
@@ -155,9 +148,8 @@ fn steps(workflow: &Value) -> Vec<(&str, &Value)> {
     all
 }
 
-#[test]
 fn every_workflow_passes_both_linters() {
-    let Some(all) = workflows() else { return };
+    let all = workflows();
     assert!(
         all.len() >= 5,
         "expected the CI and four ClusterFuzzLite workflows"
@@ -171,11 +163,8 @@ fn every_workflow_passes_both_linters() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-#[test]
 fn both_linters_report_a_broken_workflow() {
-    if !linters_ready() {
-        return;
-    }
+    install_linters();
     let dir = std::env::temp_dir().join(format!("flatjoin-workflows-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let broken = dir.join("broken.yml");
@@ -276,9 +265,8 @@ fn lists_flag(help: &str, flag: &str) -> bool {
     })
 }
 
-#[test]
 fn every_flag_the_workflows_pass_to_flatjoin_exists() {
-    let Some(all) = workflows() else { return };
+    let all = workflows();
     let mut used = BTreeSet::new();
     let mut missing = Vec::new();
     for file in all {
@@ -331,9 +319,8 @@ fn run_of<'a>(workflow: &'a Value, job: &str, subcommand: &str) -> &'a str {
         .unwrap_or_else(|| panic!("job {job} runs no `flatjoin {subcommand}`"))
 }
 
-#[test]
 fn the_shard_matrix_covers_every_shard_once_and_the_merge_reads_them_all() {
-    let Some(all) = workflows() else { return };
+    let all = workflows();
     let ci = workflow(all, "ci.yml");
     let check = &ci["jobs"]["check"];
     let shards: u64 = check["env"]["SHARDS"]
@@ -433,9 +420,8 @@ fn project_yaml() -> (String, Vec<String>) {
     (language, sanitizers)
 }
 
-#[test]
 fn clusterfuzzlite_runs_every_mode_with_corpus_storage() {
-    let Some(all) = workflows() else { return };
+    let all = workflows();
     let (language, sanitizers) = project_yaml();
     let mut modes = BTreeSet::new();
     for file in all
@@ -509,9 +495,8 @@ fn clusterfuzzlite_runs_every_mode_with_corpus_storage() {
 /// The nightly run: scheduled, the main job with a seed that changes every night (or the one a
 /// manual run gives), more cases than the default, its counterexamples written outside the corpus
 /// and uploaded with the report whatever the verdict.
-#[test]
 fn the_nightly_check_rotates_its_seed_and_uploads_its_counterexamples() {
-    let Some(all) = workflows() else { return };
+    let all = workflows();
     let nightly = workflow(all, "nightly.yml");
     let on = &nightly["on"];
     assert!(
@@ -632,9 +617,8 @@ fn cargo_help(subcommand: &str) -> String {
 
 /// Every `cargo SUBCOMMAND` a workflow runs passes only flags cargo has (`cargo zigbuild` takes
 /// `cargo build`'s), short ones (`-p`) included.
-#[test]
 fn every_flag_the_workflows_pass_to_cargo_exists() {
-    let Some(all) = workflows() else { return };
+    let all = workflows();
     let mut missing = Vec::new();
     let mut checked = BTreeSet::new();
     for (path, script) in scripts(all) {
@@ -708,9 +692,8 @@ fn napi() -> PathBuf {
 
 /// Every `napi SUBCOMMAND` a workflow runs passes only flags `napi SUBCOMMAND --help` lists (a
 /// boolean's `--no-` form counts as the flag), by the napi-rs CLI `bindings/node` pins.
-#[test]
 fn every_flag_the_workflows_pass_to_napi_exists() {
-    let Some(all) = workflows() else { return };
+    let all = workflows();
     let cli = napi();
     let mut missing = Vec::new();
     let mut checked = 0;
@@ -812,9 +795,8 @@ fn matrix_entries(job: &Value) -> &[Value] {
 
 /// The release's napi matrix builds exactly the npm platform packages, which are exactly
 /// `napi.targets`; each target's addon and CLI land under the names its package's `files` lists.
-#[test]
 fn the_napi_matrix_covers_exactly_the_npm_platform_packages() {
-    let Some(all) = workflows() else { return };
+    let all = workflows();
     let release = workflow(all, "release.yml");
     let napi = &release["jobs"]["napi"];
     let targets = napi_targets();
@@ -882,9 +864,8 @@ fn the_napi_matrix_covers_exactly_the_npm_platform_packages() {
 
 /// The wheels cover the same targets, plus an sdist; each wheel carries its target's CLI, staged
 /// where `bindings/python/pack.py` stages it.
-#[test]
 fn the_maturin_matrix_covers_the_same_targets_and_an_sdist() {
-    let Some(all) = workflows() else { return };
+    let all = workflows();
     let release = workflow(all, "release.yml");
     let wheels = &release["jobs"]["wheels"];
     let mut targets: Vec<String> = matrix_entries(wheels)
@@ -958,9 +939,8 @@ fn publishes(step: &Value) -> bool {
 
 /// Nothing is published unless every build passed: each publish job needs every other job of the
 /// release, runs on tags only and mints the OIDC token (provenance, trusted publishing).
-#[test]
 fn the_publish_jobs_need_every_build_and_mint_oidc_tokens() {
-    let Some(all) = workflows() else { return };
+    let all = workflows();
     let release = workflow(all, "release.yml");
     assert!(
         release["on"]["push"]["tags"]
@@ -1021,9 +1001,8 @@ fn the_publish_jobs_need_every_build_and_mint_oidc_tokens() {
 }
 
 /// Every `npm publish` of any workflow publishes with provenance, publicly.
-#[test]
 fn npm_publish_uses_provenance() {
-    let Some(all) = workflows() else { return };
+    let all = workflows();
     let mut seen = 0;
     for (path, script) in scripts(all) {
         for words in commands(&script) {
@@ -1048,9 +1027,8 @@ fn npm_publish_uses_provenance() {
 
 /// Actions are pinned by major version, as everywhere here (`@v4`; PyPI's action by its
 /// `release/v1` branch).
-#[test]
 fn every_action_is_pinned_by_major_version() {
-    let Some(all) = workflows() else { return };
+    let all = workflows();
     let mut loose = Vec::new();
     for file in all {
         for (job, step) in steps(&file["workflow"]) {

@@ -4,11 +4,15 @@
 //! and dictionary reach `$OUT`, and its seed corpus zip holds exactly the seeds `fuzz-corpus`
 //! generates plus the hand-picked ones of `fuzz/seeds/<target>/`. Needs `zip` (which the
 //! ClusterFuzzLite builder installs) and `unzip`: without them the test fails under `CI` and
-//! otherwise says SKIP loudly.
+//! is shown as ignored otherwise (`flatjoin_test_support::runner`).
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+
+flatjoin_test_support::tests! {
+    the_clusterfuzzlite_build_ships_each_target_with_generated_seeds needs ZIP;
+}
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -56,23 +60,7 @@ fn file_names(dir: &Path) -> BTreeSet<String> {
         .unwrap_or_default()
 }
 
-#[test]
 fn the_clusterfuzzlite_build_ships_each_target_with_generated_seeds() {
-    for tool in ["zip", "unzip"] {
-        if Command::new(tool).arg("-v").output().is_err() {
-            assert!(
-                std::env::var_os("CI").is_none(),
-                "{tool} is not installed, and CI is set: apt-get install zip unzip"
-            );
-            println!(
-                "SKIP: {tool} is not installed (apt-get install zip unzip); build.sh did not run"
-            );
-            eprintln!(
-                "SKIP: {tool} is not installed (apt-get install zip unzip); build.sh did not run"
-            );
-            return;
-        }
-    }
     let temp = std::env::temp_dir().join(format!("flatjoin-cflite-{}", std::process::id()));
     let (src, out, bin) = (temp.join("src"), temp.join("out"), temp.join("bin"));
     let project = src.join("flatjoin");

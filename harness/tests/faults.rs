@@ -23,8 +23,7 @@ fn fault_counterexamples() -> Vec<(String, std::path::PathBuf)> {
 
 /// The note below reaches the output past libtest's capture (`tools::warn`).
 #[cfg(not(feature = "fault-injection"))]
-#[path = "../../cli/tests/support/tools.rs"]
-mod tools;
+use flatjoin_test_support::tools;
 
 /// Default build: nothing to inject. Says where the fault tests run, and checks that every fault
 /// counterexample passes on the core as shipped (a fault's switch left on would fail it).

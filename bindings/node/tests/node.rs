@@ -5,23 +5,21 @@
 //! byte-identity of `flatten` with the `flatjoin flatten` binary on every corpus file and a
 //! generated sample, and the Zod, MCP and AI SDK integrations.
 //!
-//! Without Node.js or npm the test fails under `CI` and prints a loud warning otherwise
-//! (`support::tools`); a failed `npm ci` is a failure.
+//! Without Node.js or npm the test fails under `CI` and is shown as ignored otherwise
+//! (`flatjoin_test_support::runner`); a failed `npm ci` is a failure.
 
 use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 
-#[path = "../../support.rs"]
-mod support;
+use flatjoin_test_support::packages as support;
+use flatjoin_test_support::tools;
 
-use support::tools;
+flatjoin_test_support::tests! {
+    node_package_tests needs NODE, NPM;
+}
 
-#[test]
 fn node_package_tests() {
-    if !tools::require("the Node.js package test", &[&tools::NODE, &tools::NPM]) {
-        return;
-    }
     let here = Path::new(env!("CARGO_MANIFEST_DIR"));
     let built = support::build();
     // Where `npm run build` (`napi build --platform`) puts it, the loader's first place.

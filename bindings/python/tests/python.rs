@@ -7,23 +7,21 @@
 //! version, and the Pydantic and MCP integrations; then `mypy.stubtest` checks the type stubs
 //! against the built module.
 //!
-//! Without a Python that can make a venv the test fails under `CI` and prints a loud warning
-//! otherwise (`support::tools`); a failed install is a failure.
+//! Without a Python that can make a venv the test fails under `CI` and is shown as ignored
+//! otherwise (`flatjoin_test_support::runner`); a failed install is a failure.
 
 use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 
-#[path = "../../support.rs"]
-mod support;
+use flatjoin_test_support::packages as support;
+use flatjoin_test_support::{tools, venv};
 
-use support::tools;
+flatjoin_test_support::tests! {
+    python_package_tests needs PYTHON3_VENV;
+}
 
-#[test]
 fn python_package_tests() {
-    if !tools::require("the Python package test", &[&tools::PYTHON3_VENV]) {
-        return;
-    }
     let here = Path::new(env!("CARGO_MANIFEST_DIR"));
     let built = support::build();
     std::fs::copy(
@@ -32,7 +30,7 @@ fn python_package_tests() {
     )
     .expect("copy the extension into python/flatjoin");
     let (target, _) = support::target_dir();
-    let python = support::venv::install_venv(
+    let python = venv::install_venv(
         &target.join("bindings-venv"),
         &here.join("requirements.txt"),
     )

@@ -1,14 +1,13 @@
-//! What the CLI's end-to-end tests share (`mod support;` in each): the target directory, the venv
-//! of pinned provider SDKs (`cli/sdk/requirements.txt`), made once and reused while the pins are
-//! unchanged, and the rule for a missing Node.js or Python ([`tools`]: fail under `CI`, a loud
-//! warning elsewhere).
+//! What the CLI's end-to-end tests share (`mod support;` in each): the target directory and the
+//! venv of pinned provider SDKs (`cli/sdk/requirements.txt`), made once and reused while the pins
+//! are unchanged; `tools` and `venv` are `flatjoin-test-support`'s.
 
 #![allow(dead_code)] // each test binary uses its own part
 
 use std::path::{Path, PathBuf};
 
-pub mod tools;
-pub mod venv;
+#[allow(unused_imports)] // each test binary uses its own part
+pub use flatjoin_test_support::{tools, venv};
 
 /// The target directory `cargo test` builds into: two levels above the `flatjoin` binary it built
 /// for this test (`target/debug/flatjoin`).

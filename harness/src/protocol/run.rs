@@ -181,7 +181,12 @@ impl ImplementationResult {
     /// the in-process run's report, results file and shard merge come from); a fold that fails
     /// is logged and makes the implementation not clean.
     fn fold(&mut self, check: &CheckConfig, items: &Items, log: &mut dyn FnMut(&str)) {
-        match results::fold(&results::Run::of(check), &Oracle::ALL, items, Timing::default()) {
+        match results::fold(
+            &results::Run::of(check),
+            &Oracle::ALL,
+            items,
+            Timing::default(),
+        ) {
             Ok(folded) => {
                 for (oracle, counts) in &mut self.cells {
                     *counts = folded

@@ -1,11 +1,7 @@
-//! What the Node.js and Python package tests share (`#[path = "../../support.rs"] mod support;`
-//! in `bindings/node/tests/node.rs` and `bindings/python/tests/python.rs`): building the addon and
-//! the `flatjoin` binary into this test's own target directory, the corpus list of the
-//! byte-identity test and the judging of a package through the protocol; with the CLI's tests,
-//! the venv maker and the rule for a missing Node.js or Python ([`tools`]: a failure under `CI`, a
-//! loud warning otherwise).
-
-#![allow(dead_code)] // each test binary uses its own part
+//! What the Node.js and Python package tests share (`bindings/node/tests/node.rs`,
+//! `bindings/python/tests/python.rs`): building the addon and the `flatjoin` binary into the
+//! test's own target directory, the corpus list of the byte-identity test and the judging of a
+//! package through the protocol.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -13,16 +9,9 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-/// The venv maker the CLI's SDK tests use.
-#[path = "../cli/tests/support/venv.rs"]
-pub mod venv;
+use crate::tools;
 
-/// The rule for a missing Node.js or Python, `npm ci` and running a child with a deadline, as the
-/// CLI's tests have them.
-#[path = "../cli/tests/support/tools.rs"]
-pub mod tools;
-
-/// The repository root: the nearest folder above the including crate that holds `Cargo.lock`.
+/// The repository root: the nearest folder above this crate that holds `Cargo.lock`.
 pub fn root() -> PathBuf {
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
     manifest

@@ -1,22 +1,13 @@
-//! The one rule for tests that need a program from outside the Rust toolchain (Node.js, npm,
-//! Python): [`require`] says whether the programs run. When one does not, the test fails under
-//! `CI` (which `.ci/run` sets) and elsewhere prints a loud warning naming the test that did not
-//! run and the command that installs what is missing, then lets the test return. Installing a
-//! test's packages is never a reason to skip: a failed `npm ci` ([`npm_ci`]) or `pip install`
-//! (`venv::install_venv`) fails the test.
+//! The programs from outside the Rust toolchain that tests need (Node.js, npm, Python, zip), how
+//! to tell they run ([`missing`]) and how to install them; the runner ([`crate::runner`]) ignores
+//! or fails a test whose programs are missing. Installing a test's packages is never a reason to
+//! skip: a failed `npm ci` ([`npm_ci`]) or `pip install` (`venv::install_venv`) fails the test.
 //!
-//! The warning is written to the process's stderr itself ([`warn`]), not through `eprintln!`:
-//! libtest captures the print macros, on every thread, and shows what they printed only for a
-//! failing test, so a `println!`/`eprintln!` SKIP in a passing test is never seen under plain
-//! `cargo test`.
-//!
-//! Std only and naming no crate's binaries, so every such test includes it: the CLI's tests
-//! (`support::tools`), the harness's protocol test and the Node.js and Python package tests (by
-//! `#[path]`, through `bindings/support.rs` for the latter).
+//! A note for the reader of a test's output is written to the process's stderr itself
+//! ([`warn`]), not through `eprintln!`: libtest captures the print macros, on every thread, and
+//! shows what they printed only for a failing test.
 
-#![allow(dead_code)] // each test binary uses its own part
-
-use std::collections::BTreeSet;
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
@@ -62,18 +53,38 @@ pub const PYTHON3_VENV: Tool = Tool {
     install: "apt-get install python3 python3-venv (Python 3.9 or later)",
 };
 
-/// Whether every one of `tools` runs. When one does not: under `CI`, `test` fails; elsewhere a
-/// loud warning says that `test` did not run and how to install what is missing, and the answer
-/// is `false` (the caller returns).
-pub fn require(test: &str, tools: &[&Tool]) -> bool {
-    let missing: Vec<&Tool> = tools
+/// ZIP's `zip` and `unzip`, for the ClusterFuzzLite build's test.
+pub const ZIP: Tool = Tool {
+    name: "zip and unzip",
+    probe: &["sh", "-c", "zip -v && unzip -v"],
+    install: "apt-get install zip unzip",
+};
+
+/// Those of `tools` that do not run here (each probe run once per process).
+pub fn missing<'t>(tools: &[&'t Tool]) -> Vec<&'t Tool> {
+    static PROBED: Mutex<BTreeMap<&'static str, bool>> = Mutex::new(BTreeMap::new());
+    tools
         .iter()
         .copied()
-        .filter(|tool| !runs(tool.probe))
-        .collect();
-    if missing.is_empty() {
-        return true;
-    }
+        .filter(|tool| {
+            let known = PROBED
+                .lock()
+                .ok()
+                .and_then(|probed| probed.get(tool.name).copied());
+            let runs = known.unwrap_or_else(|| {
+                let runs = runs(tool.probe);
+                if let Ok(mut probed) = PROBED.lock() {
+                    probed.insert(tool.name, runs);
+                }
+                runs
+            });
+            !runs
+        })
+        .collect()
+}
+
+/// `not installed: NAMES; install with: COMMANDS`.
+pub fn describe(missing: &[&Tool]) -> String {
     let names = missing
         .iter()
         .map(|t| t.name)
@@ -84,12 +95,7 @@ pub fn require(test: &str, tools: &[&Tool]) -> bool {
         .map(|t| t.install)
         .collect::<Vec<_>>()
         .join("; ");
-    assert!(
-        std::env::var_os("CI").is_none(),
-        "{test} cannot run under CI: not installed: {names}. Install with: {install}"
-    );
-    warn_missing(test, &names, &install);
-    false
+    format!("not installed: {names}; install with: {install}")
 }
 
 /// Whether `probe` runs and exits with status 0.
@@ -103,30 +109,6 @@ fn runs(probe: &[&str]) -> bool {
         .stderr(Stdio::null())
         .status()
         .is_ok_and(|s| s.success())
-}
-
-/// The warning for a test that did not run: in full the first time a test binary misses these
-/// tools, in one line after that.
-fn warn_missing(test: &str, names: &str, install: &str) {
-    static WARNED: Mutex<BTreeSet<String>> = Mutex::new(BTreeSet::new());
-    let first = WARNED
-        .lock()
-        .map_or(true, |mut warned| warned.insert(names.to_owned()));
-    let bar = "!".repeat(100);
-    if first {
-        warn(&format!(
-            "\n{bar}\n\
-             !! WARNING: NOT RUN: {test}\n\
-             !!   not installed: {names}\n\
-             !!   install with:  {install}\n\
-             !!   (the test passes without running here; under CI it fails)\n\
-             {bar}\n"
-        ));
-    } else {
-        warn(&format!(
-            "!! WARNING: NOT RUN: {test} (not installed: {names}; see above)\n"
-        ));
-    }
 }
 
 /// Writes `text` to the process's stderr, past libtest's capture of the print macros, so that it

@@ -1,9 +1,8 @@
 //! A venv under `target/` filled from a pinned requirements file, made once and reused while the
 //! pins are unchanged. Shared by the CLI's SDK tests (`support::install_sdk_venv`) and the
-//! Python package's test (`bindings/python/tests/python.rs`, through `bindings/support.rs`); it
-//! names no crate's binaries, so any test can include it. Whether Python can make a venv at all
-//! is `tools::require(.., &[&tools::PYTHON3_VENV])`'s to say (skip or fail); once it can, every
-//! `Err` here is a failure of the test.
+//! Python package's test (`bindings/python/tests/python.rs`). Whether Python can make a venv at
+//! all is the runner's to say (`needs PYTHON3_VENV`: ignored, or failed under `CI`); once it
+//! can, every `Err` here is a failure of the test.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -1,8 +1,8 @@
 //! `flatjoin check --implementation` has teeth, on flatteners written for the tests
 //! (`cli/tests/fixtures/flatteners/`) behind the Node and Python adapters (`protocol/adapters/`): the
 //! three deliberately wrong ones are reported unsound with a shrunk counterexample that replays;
-//! a crashing and a hanging flattener are recorded and survived (fakes in Rust: this test binary
-//! itself, asked by `FLATJOIN_TEST_FAKE`, so that test needs no runtime); flatjoin itself,
+//! a crashing and a hanging flattener are recorded and survived (fakes in Rust,
+//! `flatjoin_test_support::fake`, so that test needs no runtime); flatjoin itself,
 //! through `serve-protocol` and through both adapters, holds every guarantee; and the core gets
 //! the same verdicts in process and through `serve-protocol` (no runtime either).
 //!
@@ -18,58 +18,12 @@ use serde_json::Value;
 mod support;
 
 flatjoin_test_support::tests! {
-    @before serve_a_fake_flattener_if_asked;
+    @before flatjoin_test_support::fake::serve_if_asked;
     the_wrong_flatteners_are_unsound_with_a_shrunk_counterexample_that_replays needs NODE;
     a_crashing_and_a_hanging_flattener_are_recorded_and_survived;
     flatjoin_through_serve_protocol_and_both_adapters_holds_every_guarantee needs NODE, PYTHON3;
     the_adapters_await_async_functions_and_keep_stdout_for_the_protocol needs NODE, PYTHON3;
     the_core_in_process_and_through_serve_protocol_get_the_same_verdicts;
-}
-
-/// The environment variable that makes this test binary a fake flattener behind the protocol:
-/// `crashing` (exits with status 70 on about one input in seven, by the length of its JSON
-/// text) or `hanging` (never answers on about one input in a hundred); the identity otherwise,
-/// so the presentations it does give are sound.
-const FAKE: &str = "FLATJOIN_TEST_FAKE";
-
-/// Serves the protocol as the fake `FLATJOIN_TEST_FAKE` names, then exits; returns when the
-/// variable is not set (the binary runs its tests).
-fn serve_a_fake_flattener_if_asked() {
-    let Ok(kind) = std::env::var(FAKE) else {
-        return;
-    };
-    let describe = serde_json::json!({
-        "name": format!("fixture: {kind}"),
-        "language": "rust",
-        "readings": ["declared"],
-        "scopes": ["root"],
-    });
-    let flatten = |schema: &Value, _: &flatjoin::Options| {
-        let length = schema.to_string().len();
-        match kind.as_str() {
-            "crashing" if length % 7 == 3 => std::process::exit(70),
-            "hanging" if length % 97 == 7 => loop {
-                std::thread::sleep(std::time::Duration::from_secs(3600));
-            },
-            _ => Ok((schema.clone(), None)),
-        }
-    };
-    let served = flatjoin_harness::protocol::serve::serve(
-        &mut std::io::stdin().lock(),
-        &mut std::io::stdout().lock(),
-        &describe,
-        &flatten,
-    );
-    std::process::exit(i32::from(served.is_err()));
-}
-
-/// The command that runs this binary as the fake flattener `kind`.
-fn rust_fake(kind: &str) -> String {
-    let exe = std::env::current_exe().expect("the test knows its path");
-    format!(
-        "env {FAKE}={kind} {}",
-        shlex::try_quote(&exe.display().to_string()).expect("a path without NUL")
-    )
 }
 
 fn repo() -> PathBuf {
@@ -226,8 +180,8 @@ fn a_crashing_and_a_hanging_flattener_are_recorded_and_survived() {
     let dir = scratch("crash");
     let empty = dir.join("empty-corpus");
     std::fs::create_dir_all(&empty).expect("empty corpus");
-    let crashing = rust_fake("crashing");
-    let hanging = rust_fake("hanging");
+    let crashing = flatjoin_test_support::fake::command("crashing");
+    let hanging = flatjoin_test_support::fake::command("hanging");
     let (out, results) = check(
         &[
             "--corpus",

@@ -1,7 +1,8 @@
 //! The implementation protocol's client and server (`docs/protocol.md`): the messages the
 //! harness writes match their schemas under `protocol/v1/`, the in-process server answers by
 //! them, and the client survives implementations that break the protocol, crash or hang (each
-//! played by `examples/fake_flattener.rs`, so these tests run wherever `cargo test` does).
+//! played by `flatjoin_test_support::fake`, this test binary itself, so these tests run wherever
+//! `cargo test` does).
 
 use std::io::Cursor;
 use std::time::{Duration, Instant};
@@ -11,31 +12,25 @@ use flatjoin_harness::protocol::client::Client;
 use flatjoin_harness::protocol::{self, Answer};
 use serde_json::{Value, json};
 
-/// A fake implementation (`examples/fake_flattener.rs`, which `cargo test` builds beside the
-/// tests) playing `mode`: it answers `start` properly, then misbehaves on `run` requests as the
-/// mode says.
+flatjoin_test_support::tests! {
+    @before flatjoin_test_support::fake::serve_if_asked;
+    the_harness_requests_match_their_schemas;
+    the_in_process_server_answers_by_the_schemas;
+    an_answer_off_the_protocol_is_a_protocol_error_quoting_it_and_the_process_restarts;
+    a_crash_and_a_hang_are_recorded_and_the_process_restarted;
+    a_start_answer_off_the_protocol_refuses_the_implementation;
+}
+
+/// A fake implementation playing `mode` (`flatjoin_test_support::fake`: this test binary itself):
+/// it answers `start` properly, then misbehaves on `run` requests as the mode says.
 fn fake(mode: &str) -> Vec<String> {
-    let exe = std::env::current_exe().expect("the test's own path");
-    let profile = exe
-        .parent()
-        .and_then(std::path::Path::parent)
-        .expect("target/<profile>/deps/<test>");
-    let path = profile
-        .join("examples")
-        .join(format!("fake_flattener{}", std::env::consts::EXE_SUFFIX));
-    assert!(
-        path.is_file(),
-        "{} is missing: `cargo test -p flatjoin-harness` builds it (a run of `--test protocol` alone does not; add `--examples`)",
-        path.display()
-    );
-    vec![path.display().to_string(), mode.to_owned()]
+    flatjoin_test_support::fake::argv(mode)
 }
 
 fn schema() -> Value {
     json!({"type": "object"})
 }
 
-#[test]
 fn the_harness_requests_match_their_schemas() {
     let options = Options::default();
     protocol::check_message("start.schema.json", &protocol::start_request()).expect("start");
@@ -56,7 +51,6 @@ fn the_harness_requests_match_their_schemas() {
     );
 }
 
-#[test]
 fn the_in_process_server_answers_by_the_schemas() {
     let requests = [
         protocol::start_request(),
@@ -117,7 +111,6 @@ fn the_in_process_server_answers_by_the_schemas() {
     );
 }
 
-#[test]
 fn an_answer_off_the_protocol_is_a_protocol_error_quoting_it_and_the_process_restarts() {
     for (mode, says) in [
         ("off-protocol", "this is not json"),
@@ -141,7 +134,6 @@ fn an_answer_off_the_protocol_is_a_protocol_error_quoting_it_and_the_process_res
     }
 }
 
-#[test]
 fn a_crash_and_a_hang_are_recorded_and_the_process_restarted() {
     // Request 1 exits with status 3 (after a line on stderr).
     let mut client = Client::new(fake("crash"), Duration::from_secs(2));
@@ -174,7 +166,6 @@ fn a_crash_and_a_hang_are_recorded_and_the_process_restarted() {
     assert_eq!(client.starts, 2);
 }
 
-#[test]
 fn a_start_answer_off_the_protocol_refuses_the_implementation() {
     let command = fake("bad-start");
     let mut client = Client::new(command, Duration::from_secs(5));

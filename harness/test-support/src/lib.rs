@@ -2,8 +2,10 @@
 //! from outside the Rust toolchain): [`tools`], the programs a test needs and how to install
 //! them; [`runner`], the `main` of a test binary that shows a test whose programs are missing as
 //! *ignored* (and fails it under `CI`); [`venv`], a venv filled from pinned requirements;
-//! `packages` (feature `packages`), the builds and checks the Node.js and Python package tests share.
+//! [`fake`], fake flatteners behind the protocol that crash, hang or break it; `packages`
+//! (feature `packages`), the builds and checks the Node.js and Python package tests share.
 
+pub mod fake;
 #[cfg(feature = "packages")]
 pub mod packages;
 pub mod runner;

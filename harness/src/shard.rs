@@ -35,19 +35,83 @@ pub struct Shard {
     count: u32,
 }
 
+/// What is wrong with a shard, a results file, its records or a merge of results: the one error
+/// type of the results layer (`shard`, `check::results`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ResultsError {
+    /// `K/N` with N = 0.
+    #[error("shard {index}/{count}: N must be at least 1")]
+    NoShards {
+        /// K.
+        index: u32,
+        /// N.
+        count: u32,
+    },
+    /// `K/N` with K outside `1..=N`.
+    #[error("shard {index}/{count}: K counts from 1 and is at most N (1..={count})")]
+    ShardOutOfRange {
+        /// K.
+        index: u32,
+        /// N.
+        count: u32,
+    },
+    /// Not `K/N`.
+    #[error("shard {0:?}: expected K/N with 1 <= K <= N (like 2/3)")]
+    NotAShard(String),
+    /// A results file that cannot be read (the path, and why).
+    #[error("{path}: {why}")]
+    Unreadable {
+        /// The file.
+        path: String,
+        /// The I/O error.
+        why: String,
+    },
+    /// A file that is not a results file (the path, and the JSON error).
+    #[error("{path}: not a results file: {why}")]
+    NotResults {
+        /// The file.
+        path: String,
+        /// The parse error.
+        why: String,
+    },
+    /// A results file of another format.
+    #[error("format {found:?}, expected {expected:?}")]
+    Format {
+        /// Its `format`.
+        found: String,
+        /// [`crate::check::results::RESULTS_FORMAT`].
+        expected: &'static str,
+    },
+    /// A record that cannot be read back (its verdicts, options, oracle or fault).
+    #[error("{0}")]
+    Record(String),
+    /// A failing case whose record holds no shrunk counterexample for a violation the run
+    /// shrinks.
+    #[error(
+        "{case} failed {oracle} (a violation the run shrinks) but its results hold no shrunk counterexample"
+    )]
+    NoShrunk {
+        /// `model case 12`.
+        case: String,
+        /// The oracle.
+        oracle: Oracle,
+    },
+    /// Results that cannot be merged (of different runs, shards missing or repeated, …).
+    #[error("{0}")]
+    Merge(String),
+}
+
 impl Shard {
     /// The whole run (`1/1`).
     pub const WHOLE: Shard = Shard { index: 1, count: 1 };
 
     /// The `index`-th of `count` shards (`1 <= index <= count`).
-    pub fn new(index: u32, count: u32) -> Result<Shard, String> {
+    pub fn new(index: u32, count: u32) -> Result<Shard, ResultsError> {
         if count == 0 {
-            return Err(format!("shard {index}/{count}: N must be at least 1"));
+            return Err(ResultsError::NoShards { index, count });
         }
         if index == 0 || index > count {
-            return Err(format!(
-                "shard {index}/{count}: K counts from 1 and is at most N (1..={count})"
-            ));
+            return Err(ResultsError::ShardOutOfRange { index, count });
         }
         Ok(Shard { index, count })
     }
@@ -90,10 +154,10 @@ impl fmt::Display for Shard {
 }
 
 impl FromStr for Shard {
-    type Err = String;
+    type Err = ResultsError;
 
-    fn from_str(text: &str) -> Result<Shard, String> {
-        let bad = || format!("shard {text:?}: expected K/N with 1 <= K <= N (like 2/3)");
+    fn from_str(text: &str) -> Result<Shard, ResultsError> {
+        let bad = || ResultsError::NotAShard(text.to_owned());
         let (k, n) = text.split_once('/').ok_or_else(bad)?;
         let k: u32 = k.trim().parse().map_err(|_| bad())?;
         let n: u32 = n.trim().parse().map_err(|_| bad())?;
@@ -102,9 +166,9 @@ impl FromStr for Shard {
 }
 
 impl TryFrom<String> for Shard {
-    type Error = String;
+    type Error = ResultsError;
 
-    fn try_from(text: String) -> Result<Shard, String> {
+    fn try_from(text: String) -> Result<Shard, ResultsError> {
         text.parse()
     }
 }
@@ -158,12 +222,12 @@ impl ViolationRecord {
     }
 
     /// The violation again, with `base`'s fault.
-    pub(crate) fn restore(&self, base: &Options) -> Result<Violation, String> {
-        let mut options =
-            corpus::options_from(Some(&self.options)).map_err(|e| format!("options {e}"))?;
+    pub(crate) fn restore(&self, base: &Options) -> Result<Violation, ResultsError> {
+        let mut options = corpus::options_from(Some(&self.options))
+            .map_err(|e| ResultsError::Record(format!("options {e}")))?;
         copy_fault(&mut options, base);
         Ok(Violation {
-            oracle: self.oracle.parse()?,
+            oracle: self.oracle.parse().map_err(ResultsError::Record)?,
             message: self.message.clone(),
             schema: self.schema.clone(),
             options,
@@ -268,10 +332,11 @@ impl Outcomes {
         &self,
         codes: &[Oracle],
         base: &Options,
-    ) -> Result<Vec<(Oracle, Outcome)>, String> {
+    ) -> Result<Vec<(Oracle, Outcome)>, ResultsError> {
+        let bad = |why: &str| ResultsError::Record(format!("verdicts {:?}: {why}", self.verdicts));
         let bytes = self.verdicts.as_bytes();
         if !bytes.len().is_multiple_of(2) {
-            return Err(format!("verdicts {:?}: odd length", self.verdicts));
+            return Err(bad("odd length"));
         }
         let mut violations = self.violations.iter();
         let mut unjudgeable = self.unjudgeable.iter();
@@ -283,45 +348,45 @@ impl Outcomes {
                 .checked_sub(b'a')
                 .and_then(|i| codes.get(usize::from(i)))
                 .copied()
-                .ok_or_else(|| format!("verdicts {:?}: unknown oracle code", self.verdicts))?;
-            let outcome =
-                match pair[1] {
-                    b'p' => {
-                        let mut m = Measure::default();
-                        if oracle == Oracle::Soundness && !soundness_measured {
-                            soundness_measured = true;
-                            m.undefined_disagreements = self.undefined_disagreements;
-                            m.disagreements.clone_from(&self.disagreements);
-                            // The count beyond the kept examples: placeholders (never shown).
-                            m.disagreements.resize(
-                                self.unexplained_disagreements.max(self.disagreements.len()),
-                                Value::Null,
-                            );
-                        }
-                        if oracle == Oracle::StaticSoundness && !static_measured {
-                            static_measured = true;
-                            m.static_yes = self.static_yes;
-                            m.static_unknown = self.static_unknown;
-                        }
-                        Outcome::Passed(m)
+                .ok_or_else(|| bad("unknown oracle code"))?;
+            let outcome = match pair[1] {
+                b'p' => {
+                    let mut m = Measure::default();
+                    if oracle == Oracle::Soundness && !soundness_measured {
+                        soundness_measured = true;
+                        m.undefined_disagreements = self.undefined_disagreements;
+                        m.disagreements.clone_from(&self.disagreements);
+                        // The count beyond the kept examples: placeholders (never shown).
+                        m.disagreements.resize(
+                            self.unexplained_disagreements.max(self.disagreements.len()),
+                            Value::Null,
+                        );
                     }
-                    b'f' => {
-                        let v = violations
-                            .next()
-                            .ok_or_else(|| "a failed verdict without its violation".to_owned())?;
-                        Outcome::Failed(Box::new(v.restore(base)?))
+                    if oracle == Oracle::StaticSoundness && !static_measured {
+                        static_measured = true;
+                        m.static_yes = self.static_yes;
+                        m.static_unknown = self.static_unknown;
                     }
-                    code => {
-                        let reason = if oracle == Oracle::FlattenAccepts {
-                            unjudgeable.next().cloned().unwrap_or_default()
-                        } else {
-                            String::new()
-                        };
-                        Outcome::Skipped(Skip::of_code(char::from(code), reason).ok_or_else(
-                            || format!("verdicts {:?}: unknown verdict", self.verdicts),
-                        )?)
-                    }
-                };
+                    Outcome::Passed(m)
+                }
+                b'f' => {
+                    let v = violations.next().ok_or_else(|| {
+                        ResultsError::Record("a failed verdict without its violation".to_owned())
+                    })?;
+                    Outcome::Failed(Box::new(v.restore(base)?))
+                }
+                code => {
+                    let reason = if oracle == Oracle::FlattenAccepts {
+                        unjudgeable.next().cloned().unwrap_or_default()
+                    } else {
+                        String::new()
+                    };
+                    Outcome::Skipped(
+                        Skip::of_code(char::from(code), reason)
+                            .ok_or_else(|| bad("unknown verdict"))?,
+                    )
+                }
+            };
             out.push((oracle, outcome));
         }
         Ok(out)

@@ -2,6 +2,7 @@
 //! `reports/conformance.md`, shrunk counterexamples under `flatjoin-counterexamples/`), whole or one
 //! shard of it, with its results as JSON and JUnit XML (SPEC §6 decisions 58–60).
 
+use super::error::CliError;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -126,15 +127,15 @@ pub fn report_command(args: &[String]) -> String {
 }
 
 /// Writes `text` to `path`, creating its folder.
-pub fn write_output(path: &Path, text: &str) -> Result<(), String> {
+pub fn write_output(path: &Path, text: &str) -> Result<(), CliError> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     }
-    std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
+    std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()).into())
 }
 
 /// Runs `flatjoin check`: exit 0 when every oracle held, 1 on any violation.
-pub fn run(args: &CheckArgs) -> Result<ExitCode, String> {
+pub fn run(args: &CheckArgs) -> Result<ExitCode, CliError> {
     // Words quoted as a shell needs them (`--implementation 'node run.mjs f.mjs#fn'`), so the
     // reports' headers can be pasted back.
     let argv: Vec<String> = std::env::args().skip(1).collect();
@@ -166,7 +167,8 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, String> {
         return Err(format!(
             "{}: no such corpus folder (run from the repository root, or pass --corpus DIR)",
             args.corpus.display()
-        ));
+        )
+        .into());
     };
     config.max_shrink_steps = args.shrink_steps;
     config.open_world_cases = args.open_world_cases;
@@ -273,7 +275,7 @@ pub fn finish(
     format: Format,
     results_json: Option<&Path>,
     junit: Option<&Path>,
-) -> Result<ExitCode, String> {
+) -> Result<ExitCode, CliError> {
     let results = Results::of(config, result)?;
     finish_with(result, &results, format, results_json, junit)
 }
@@ -285,7 +287,7 @@ pub fn finish_with(
     format: Format,
     results_json: Option<&Path>,
     junit: Option<&Path>,
-) -> Result<ExitCode, String> {
+) -> Result<ExitCode, CliError> {
     if let Some(path) = results_json {
         write_output(path, &results.to_json())?;
     }
@@ -306,7 +308,7 @@ pub fn finish_with(
 }
 
 #[cfg(feature = "fault-injection")]
-fn inject(config: &mut CheckConfig, name: &str) -> Result<(), String> {
+fn inject(config: &mut CheckConfig, name: &str) -> Result<(), CliError> {
     let fault: flatjoin::Fault = name
         .parse()
         .map_err(|e: flatjoin::UnknownName| e.to_string())?;
@@ -315,10 +317,11 @@ fn inject(config: &mut CheckConfig, name: &str) -> Result<(), String> {
 }
 
 #[cfg(not(feature = "fault-injection"))]
-fn inject(_config: &mut CheckConfig, name: &str) -> Result<(), String> {
+fn inject(_config: &mut CheckConfig, name: &str) -> Result<(), CliError> {
     Err(format!(
         "--inject-fault {name}: this binary has no faults; build it with `cargo build --release -p flatjoin-cli --features fault-injection`"
-    ))
+    )
+    .into())
 }
 
 #[cfg(test)]

@@ -2,6 +2,7 @@
 //! (`--shard K/N --results-json FILE`) merged into the report the unsharded run writes, and the
 //! merged results as JSON and JUnit XML (SPEC §6 decision 59).
 
+use super::error::CliError;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -36,12 +37,12 @@ pub struct CheckMergeArgs {
 
 /// Runs `flatjoin check-merge`: exit 0 when every check of every shard passed, 1 on any
 /// failure, 2 when the results cannot be merged (missing or repeated shards, different runs).
-pub fn run(args: &CheckMergeArgs) -> Result<ExitCode, String> {
+pub fn run(args: &CheckMergeArgs) -> Result<ExitCode, CliError> {
     let parts = args
         .results
         .iter()
         .map(|p| Results::read(p))
-        .collect::<Result<Vec<_>, String>>()?;
+        .collect::<Result<Vec<_>, _>>()?;
     let merged = results::merge(parts)?;
     write_output(&args.report, &check::report_markdown(&merged.result))?;
     let code = finish_with(

@@ -1,6 +1,7 @@
 //! `flatjoin export`: a provider's tool-declaration JSON for a manifest or schema, lowered to the
 //! provider's profile.
 
+use super::error::CliError;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -31,7 +32,7 @@ pub struct ExportArgs {
 /// Runs `export`: prints the declarations; narrowings, the definitions copied in place of their
 /// references and anything the provider would still reject go to standard error, and the last
 /// makes the exit code 1.
-pub fn run(args: &ExportArgs) -> Result<ExitCode, String> {
+pub fn run(args: &ExportArgs) -> Result<ExitCode, CliError> {
     if args.strict && args.provider == Provider::Gemini {
         return Err("export: gemini has no strict mode".into());
     }

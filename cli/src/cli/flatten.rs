@@ -1,5 +1,6 @@
 //! `flatjoin flatten` and `flatjoin manifest`: print the presentation of a schema or manifest.
 
+use super::error::CliError;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -97,22 +98,23 @@ pub struct ManifestArgs {
 
 /// Pretty-prints `value` and a newline to standard output, streamed through one buffer (no
 /// whole-document string: a large presentation costs no more memory than its tree).
-fn print_json(value: &Value) -> Result<(), String> {
+fn print_json(value: &Value) -> Result<(), CliError> {
     use std::io::Write;
     let failed = |e: &dyn std::fmt::Display| format!("cannot print: {e}");
     let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     serde_json::to_writer_pretty(&mut out, value).map_err(|e| failed(&e))?;
     out.write_all(b"\n").map_err(|e| failed(&e))?;
-    out.flush().map_err(|e| failed(&e))
+    out.flush().map_err(|e| failed(&e).into())
 }
 
-fn write_diagnostics(path: &Path, value: &Value) -> Result<(), String> {
+fn write_diagnostics(path: &Path, value: &Value) -> Result<(), CliError> {
     let text = serde_json::to_string_pretty(value).map_err(|e| format!("cannot print: {e}"))?;
-    std::fs::write(path, text + "\n").map_err(|e| format!("{}: cannot write: {e}", path.display()))
+    std::fs::write(path, text + "\n")
+        .map_err(|e| format!("{}: cannot write: {e}", path.display()).into())
 }
 
 /// Runs `flatjoin flatten`.
-pub fn run_flatten(args: &FlattenArgs) -> Result<ExitCode, String> {
+pub fn run_flatten(args: &FlattenArgs) -> Result<ExitCode, CliError> {
     let name = input_name(args.file.as_deref());
     let schema = read_json(args.file.as_deref())?;
     let flat = flatjoin::flatten_owned(schema, &args.join.options())
@@ -125,7 +127,7 @@ pub fn run_flatten(args: &FlattenArgs) -> Result<ExitCode, String> {
 }
 
 /// Runs `flatjoin manifest`.
-pub fn run_manifest(args: &ManifestArgs) -> Result<ExitCode, String> {
+pub fn run_manifest(args: &ManifestArgs) -> Result<ExitCode, CliError> {
     let name = input_name(args.file.as_deref());
     let manifest = read_json(args.file.as_deref())?;
     let options = args.join.options();

@@ -3,6 +3,7 @@
 //! counterexamples written as replayable corpus cases, and with `--report` the comparison
 //! `reports/implementations.md` with its JSON beside it.
 
+use super::error::CliError;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -25,12 +26,13 @@ pub struct ImplementationArgs {
 }
 
 /// The targets of the `--implementation` flags.
-fn targets(args: &ImplementationArgs) -> Result<Vec<run::Target>, String> {
+fn targets(args: &ImplementationArgs) -> Result<Vec<run::Target>, CliError> {
     if !(args.timeout.is_finite() && args.timeout > 0.0) {
         return Err(format!(
             "--timeout {}: must be a positive number of seconds",
             args.timeout
-        ));
+        )
+        .into());
     }
     let timeout = Duration::from_secs_f64(args.timeout);
     args.implementation
@@ -53,7 +55,7 @@ fn targets(args: &ImplementationArgs) -> Result<Vec<run::Target>, String> {
 }
 
 /// Runs the implementations; exit 0 when every one held every guarantee without crashing.
-pub fn run(args: &ImplementationArgs, check: CheckConfig) -> Result<ExitCode, String> {
+pub fn run(args: &ImplementationArgs, check: CheckConfig) -> Result<ExitCode, CliError> {
     let config = run::RunConfig {
         check,
         targets: targets(args)?,

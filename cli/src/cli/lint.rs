@@ -1,6 +1,7 @@
 //! `flatjoin lint`: what a provider would reject in a manifest or schema, and what `export` does
 //! about it.
 
+use super::error::CliError;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -36,7 +37,7 @@ pub struct LintArgs {
 }
 
 /// Runs `lint`: exit 0 when nothing would be rejected, 1 otherwise.
-pub fn run(args: &LintArgs) -> Result<ExitCode, String> {
+pub fn run(args: &LintArgs) -> Result<ExitCode, CliError> {
     let input = read_json(args.file.as_deref())?;
     let tools = surfaces::tools_of(&input, args.file.as_deref())?;
     let named: Vec<(String, serde_json::Value)> = tools
@@ -114,7 +115,7 @@ pub struct LintReportArgs {
 
 /// Runs `lint-report`: prints a markdown table, one row per profile, of how many tools pass lint
 /// before and after lowering (and how many of them the lowering narrows).
-pub fn run_report(args: &LintReportArgs) -> Result<ExitCode, String> {
+pub fn run_report(args: &LintReportArgs) -> Result<ExitCode, CliError> {
     let mut tools = Vec::new();
     let mut per_file = Vec::new();
     for file in &args.files {

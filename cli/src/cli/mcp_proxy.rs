@@ -1,6 +1,7 @@
 //! `flatjoin mcp-proxy`: serve an upstream MCP server's tools with flat, lowered input schemas and
 //! runtime-checked calls (see `flatjoin_cli::mcp_proxy`).
 
+use super::error::CliError;
 use std::process::ExitCode;
 
 use clap::Args;
@@ -19,7 +20,7 @@ pub struct McpProxyArgs {
 }
 
 /// Runs the proxy until the client disconnects.
-pub fn run(args: &McpProxyArgs) -> Result<ExitCode, String> {
+pub fn run(args: &McpProxyArgs) -> Result<ExitCode, CliError> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()

@@ -3,6 +3,7 @@
 
 pub mod check;
 pub mod check_merge;
+pub mod error;
 pub mod export;
 pub mod flatten;
 pub mod implementations;

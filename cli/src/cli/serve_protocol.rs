@@ -2,12 +2,13 @@
 //! over `flatjoin::flatten`, so the harness judges the core through the same pipe as any other
 //! flattener; each presentation goes with its diagnostics (SPEC §6 decision 75).
 
+use super::error::CliError;
 use std::process::ExitCode;
 
 use serde_json::json;
 
 /// Serves requests from stdin until `stop` or the end of input.
-pub fn run() -> Result<ExitCode, String> {
+pub fn run() -> Result<ExitCode, CliError> {
     let describe = json!({
         "name": "flatjoin",
         "language": "rust",
@@ -26,7 +27,6 @@ pub fn run() -> Result<ExitCode, String> {
         &mut output,
         &describe,
         &flatjoin_harness::oracle::core_flatten,
-    )
-    .map_err(|e| e.to_string())?;
+    )?;
     Ok(ExitCode::SUCCESS)
 }

@@ -1,5 +1,6 @@
 //! `flatjoin validate`: the runtime check of arguments against the original schema.
 
+use super::error::CliError;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -23,7 +24,7 @@ pub struct ValidateArgs {
 
 /// Runs `flatjoin validate`: exit 0 and `valid` when the original accepts the value; exit 1 with
 /// one error a line (naming the selected branch) when it does not.
-pub fn run(args: &ValidateArgs) -> Result<ExitCode, String> {
+pub fn run(args: &ValidateArgs) -> Result<ExitCode, CliError> {
     let schema_name = input_name(Some(&args.schema));
     let schema = read_json(Some(&args.schema))?;
     let value = read_json(args.value.as_deref())?;

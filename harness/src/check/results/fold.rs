@@ -8,8 +8,8 @@ use super::super::{
     CheckConfig, CheckResult, GeneratorResult, MODEL_GENERATOR, OPEN_WORLD_GENERATOR,
 };
 use super::{
-    CORPUS_SOURCE, CheckCounts, Finding, RESULTS_FORMAT, Results, Run, SUITE_SOURCE, Summary,
-    Timing,
+    CORPUS_SOURCE, CheckCounts, Finding, RESULTS_FORMAT, Results, ResultsError, Run, SUITE_SOURCE,
+    Summary, Timing,
 };
 use crate::corpus;
 use crate::oracle::{Oracle, Outcome, Violation};
@@ -96,7 +96,12 @@ fn findings_of(
 /// file order, the suite by draft, each generator's cases in index order by the one rule of
 /// [`crate::check::policy`] (the first violation of each oracle shrunk; with `--fail-fast`, up to the
 /// first case with a violation not passed over as unattributed).
-pub fn fold(run: &Run, codes: &[Oracle], items: &Items, timing: Timing) -> Result<Folded, String> {
+pub fn fold(
+    run: &Run,
+    codes: &[Oracle],
+    items: &Items,
+    timing: Timing,
+) -> Result<Folded, ResultsError> {
     let config = run.config()?;
     let base = &config.base;
     let mut result = CheckResult::new(config.run_info());
@@ -210,7 +215,7 @@ fn fold_generator(
         &mut Vec<Finding>,
         &mut Counterexamples,
     ),
-) -> Result<GeneratorResult, String> {
+) -> Result<GeneratorResult, ResultsError> {
     let mut counts = GeneratorResult {
         name: generator.name().to_owned(),
         ..GeneratorResult::default()
@@ -278,10 +283,10 @@ fn fold_generator(
                 }
                 None if item.unshrinkable => result.violations.push((v.clone(), None)),
                 None => {
-                    return Err(format!(
-                        "{case} failed {} (a violation the run shrinks) but its results hold no shrunk counterexample",
-                        v.oracle
-                    ));
+                    return Err(ResultsError::NoShrunk {
+                        case,
+                        oracle: v.oracle,
+                    });
                 }
             }
         }

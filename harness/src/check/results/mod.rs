@@ -20,6 +20,7 @@ use serde_json::Value;
 
 use super::{CheckConfig, CheckResult, MODEL_GENERATOR, OPEN_WORLD_GENERATOR, fault_name};
 use crate::oracle::Oracle;
+pub use crate::shard::ResultsError;
 use crate::shard::{Items, Shard, oracle_codes};
 
 mod fold;
@@ -75,7 +76,7 @@ impl Run {
     }
 
     /// A configuration that writes the same report header (quiet, writing nothing).
-    pub fn config(&self) -> Result<CheckConfig, String> {
+    pub fn config(&self) -> Result<CheckConfig, ResultsError> {
         let mut config = CheckConfig::new(self.command.clone());
         config.seed = self.seed;
         config.cases = self.cases;
@@ -93,22 +94,22 @@ impl Run {
 }
 
 #[cfg(feature = "fault-injection")]
-fn with_fault(options: Options, fault: Option<&str>) -> Result<Options, String> {
+fn with_fault(options: Options, fault: Option<&str>) -> Result<Options, ResultsError> {
     match fault {
-        Some(name) => Ok(options.with_fault(Some(
-            name.parse()
-                .map_err(|e: flatjoin::UnknownName| e.to_string())?,
-        ))),
+        Some(name) => Ok(options
+            .with_fault(Some(name.parse().map_err(|e: flatjoin::UnknownName| {
+                ResultsError::Record(e.to_string())
+            })?))),
         None => Ok(options),
     }
 }
 
 #[cfg(not(feature = "fault-injection"))]
-fn with_fault(options: Options, fault: Option<&str>) -> Result<Options, String> {
+fn with_fault(options: Options, fault: Option<&str>) -> Result<Options, ResultsError> {
     match fault {
-        Some(name) => Err(format!(
+        Some(name) => Err(ResultsError::Record(format!(
             "these results were made with --inject-fault {name}; read them with a build with `--features fault-injection`"
-        )),
+        ))),
         None => Ok(options),
     }
 }
@@ -210,23 +211,32 @@ pub struct Results {
 
 impl Results {
     /// The results of a run of `config` (of its shard) that found `result`.
-    pub fn of(config: &CheckConfig, result: &CheckResult) -> Result<Results, String> {
+    pub fn of(config: &CheckConfig, result: &CheckResult) -> Result<Results, ResultsError> {
         let (run, codes, folded) = fold_run(config, result)?;
         let shard = (!config.shard.is_whole()).then_some(config.shard);
         Ok(folded.into_results(run, shard, Vec::new(), &codes))
     }
 
     /// Reads a results file.
-    pub fn read(path: &Path) -> Result<Results, String> {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let results: Results = serde_json::from_str(&text)
-            .map_err(|e| format!("{}: not a results file: {e}", path.display()))?;
+    pub fn read(path: &Path) -> Result<Results, ResultsError> {
+        let text = std::fs::read_to_string(path).map_err(|e| ResultsError::Unreadable {
+            path: path.display().to_string(),
+            why: e.to_string(),
+        })?;
+        let results: Results =
+            serde_json::from_str(&text).map_err(|e| ResultsError::NotResults {
+                path: path.display().to_string(),
+                why: e.to_string(),
+            })?;
         if results.format != RESULTS_FORMAT {
-            return Err(format!(
-                "{}: format {:?}, expected {RESULTS_FORMAT:?}",
-                path.display(),
-                results.format
-            ));
+            return Err(ResultsError::NotResults {
+                path: path.display().to_string(),
+                why: ResultsError::Format {
+                    found: results.format,
+                    expected: RESULTS_FORMAT,
+                }
+                .to_string(),
+            });
         }
         Ok(results)
     }
@@ -237,8 +247,11 @@ impl Results {
         serde_json::to_string_pretty(self).unwrap_or_default() + "\n"
     }
 
-    fn codes(&self) -> Result<Vec<Oracle>, String> {
-        self.oracle_codes.iter().map(|n| n.parse()).collect()
+    fn codes(&self) -> Result<Vec<Oracle>, ResultsError> {
+        self.oracle_codes
+            .iter()
+            .map(|n| n.parse().map_err(ResultsError::Record))
+            .collect()
     }
 }
 
@@ -247,7 +260,7 @@ impl Results {
 pub fn fold_run(
     config: &CheckConfig,
     result: &CheckResult,
-) -> Result<(Run, Vec<Oracle>, Folded), String> {
+) -> Result<(Run, Vec<Oracle>, Folded), ResultsError> {
     let run = Run::of(config);
     let timing = Timing {
         total_seconds: result.total_time.as_secs_f64(),
@@ -279,20 +292,20 @@ pub struct Merged {
 /// Merges the results of the shards `1/N` … `N/N` of one run (or takes one unsharded run's
 /// results as they are). Refuses shards of different runs, a missing or repeated shard, and
 /// results files of another format.
-pub fn merge(parts: Vec<Results>) -> Result<Merged, String> {
+pub fn merge(parts: Vec<Results>) -> Result<Merged, ResultsError> {
     let Some(first) = parts.first() else {
-        return Err("no results to merge".to_owned());
+        return Err(ResultsError::Merge("no results to merge".to_owned()));
     };
     let run = first.run.clone();
     for p in &parts {
         if p.format != RESULTS_FORMAT {
-            return Err(format!(
-                "format {:?}, expected {RESULTS_FORMAT:?}",
-                p.format
-            ));
+            return Err(ResultsError::Format {
+                found: p.format.clone(),
+                expected: RESULTS_FORMAT,
+            });
         }
         if p.run != run {
-            return Err(format!(
+            return Err(ResultsError::Merge(format!(
                 "the results are of different runs: `{}` (seed {}, {} cases, corpus {:?}) and `{}` (seed {}, {} cases, corpus {:?})",
                 run.command,
                 run.seed,
@@ -302,7 +315,7 @@ pub fn merge(parts: Vec<Results>) -> Result<Merged, String> {
                 p.run.seed,
                 p.run.cases,
                 p.run.corpus
-            ));
+            )));
         }
     }
     let shards = covered_shards(&parts)?;
@@ -315,10 +328,10 @@ pub fn merge(parts: Vec<Results>) -> Result<Merged, String> {
         if let Some(c) = &codes
             && *c != own
         {
-            return Err(
+            return Err(ResultsError::Merge(
                 "the results code their oracles differently (made by different flatjoin versions)"
                     .to_owned(),
-            );
+            ));
         }
         codes.get_or_insert(own);
         items.extend(p.items);
@@ -334,29 +347,32 @@ pub fn merge(parts: Vec<Results>) -> Result<Merged, String> {
 }
 
 /// The shards `parts` are, checked to be `1/N` … `N/N` once each (empty for one unsharded run).
-fn covered_shards(parts: &[Results]) -> Result<Vec<Shard>, String> {
+fn covered_shards(parts: &[Results]) -> Result<Vec<Shard>, ResultsError> {
     let whole = parts.iter().filter(|p| p.shard.is_none()).count();
     if whole > 0 {
         if parts.len() == 1 {
             return Ok(Vec::new());
         }
-        return Err(
+        return Err(ResultsError::Merge(
             "an unsharded run's results cannot be merged with other results (it is complete already)"
                 .to_owned(),
-        );
+        ));
     }
     let mut shards: Vec<Shard> = parts.iter().filter_map(|p| p.shard).collect();
     let n = shards[0].count();
     if let Some(other) = shards.iter().find(|s| s.count() != n) {
-        return Err(format!(
+        return Err(ResultsError::Merge(format!(
             "shards of different partitions: {} and {other}",
             shards[0]
-        ));
+        )));
     }
     shards.sort_by_key(|s| s.index());
     for w in shards.windows(2) {
         if w[0] == w[1] {
-            return Err(format!("shard {} is given twice", w[0]));
+            return Err(ResultsError::Merge(format!(
+                "shard {} is given twice",
+                w[0]
+            )));
         }
     }
     let missing: Vec<String> = (1..=n)
@@ -364,7 +380,10 @@ fn covered_shards(parts: &[Results]) -> Result<Vec<Shard>, String> {
         .map(|k| format!("{k}/{n}"))
         .collect();
     if !missing.is_empty() {
-        return Err(format!("missing shards: {}", missing.join(", ")));
+        return Err(ResultsError::Merge(format!(
+            "missing shards: {}",
+            missing.join(", ")
+        )));
     }
     Ok(shards)
 }
@@ -402,7 +421,7 @@ mod tests {
         two.oracle_codes.reverse();
         let refused = merge(vec![one, two]).expect_err("different tables");
         assert!(
-            refused.contains("code their oracles differently"),
+            matches!(&refused, ResultsError::Merge(m) if m.contains("code their oracles differently")),
             "{refused}"
         );
     }

@@ -165,13 +165,21 @@ mod tests {
 
     fn conclusion(ci: bool, include_ignored: bool) -> (Conclusion, Vec<String>) {
         let (trials, ignored) = trials(tests(), ci);
+        // The inner run's report goes to a file, not into this test's output (where its
+        // `FAILED` lines would read as this run's).
+        let log = std::env::temp_dir().join(format!(
+            "flatjoin-test-support-runner-{}-{ci}-{include_ignored}.log",
+            std::process::id()
+        ));
         let args = Arguments {
             include_ignored,
             test_threads: Some(1),
-            quiet: true,
+            logfile: Some(log.display().to_string()),
             ..Arguments::default()
         };
-        (libtest_mimic::run(&args, trials), ignored)
+        let conclusion = libtest_mimic::run(&args, trials);
+        let _ = std::fs::remove_file(&log);
+        (conclusion, ignored)
     }
 
     #[test]

@@ -1,40 +1,16 @@
-//! A fast hasher for the join's internal maps (property names, branch indexes, digests).
-//!
-//! `std`'s SipHash is built to resist hash flooding from hostile keys and pays for it on every
-//! short key; these maps are hit once per property per branch. This multiply-fold hasher is
-//! seeded randomly per process, so a schema cannot be crafted in advance to collide its keys.
+//! The hasher of the join's internal maps (property names, branch indexes, digests): `foldhash`'s
+//! fast hasher, seeded randomly per process (so a schema cannot be crafted in advance to collide
+//! its keys), where `std`'s SipHash would pay for hash-flooding resistance on every short key;
+//! and [`words`], the word feed of the canonical digest (`canonical.rs`).
 
 use std::collections::{HashMap, HashSet};
-use std::hash::{BuildHasher, Hasher, RandomState};
-use std::sync::OnceLock;
 
+/// The maps' hasher builder.
+pub(crate) type FastState = foldhash::fast::RandomState;
 /// A `HashMap` with [`FastState`].
 pub(crate) type FastMap<K, V> = HashMap<K, V, FastState>;
 /// A `HashSet` with [`FastState`].
 pub(crate) type FastSet<K> = HashSet<K, FastState>;
-
-/// Builds [`FastHasher`]s from one random per-process seed.
-#[derive(Clone, Copy)]
-pub(crate) struct FastState(u64);
-
-impl Default for FastState {
-    fn default() -> Self {
-        static SEED: OnceLock<u64> = OnceLock::new();
-        FastState(*SEED.get_or_init(|| RandomState::new().hash_one(0x5eed_u64) | 1))
-    }
-}
-
-impl BuildHasher for FastState {
-    type Hasher = FastHasher;
-    fn build_hasher(&self) -> FastHasher {
-        FastHasher(self.0)
-    }
-}
-
-/// A multiply-fold hasher over 8-byte words.
-pub(crate) struct FastHasher(u64);
-
-const K: u64 = 0x9e37_79b9_7f4a_7c15;
 
 /// Feeds `bytes` to `f` as little-endian 8-byte words; the last word is zero-padded and carries
 /// the length in its top byte, so `"a"` and `"a\0"` differ.
@@ -52,50 +28,10 @@ pub(crate) fn words(bytes: &[u8], mut f: impl FnMut(u64)) {
     f(u64::from_le_bytes(w) ^ ((bytes.len() as u64) << 56));
 }
 
-impl FastHasher {
-    #[inline]
-    fn word(&mut self, w: u64) {
-        let r = u128::from(self.0 ^ w).wrapping_mul(u128::from(K));
-        self.0 = (r as u64) ^ ((r >> 64) as u64);
-    }
-}
-
-impl Hasher for FastHasher {
-    #[inline]
-    fn write(&mut self, bytes: &[u8]) {
-        words(bytes, |w| self.word(w));
-    }
-
-    #[inline]
-    fn write_u8(&mut self, i: u8) {
-        self.word(u64::from(i));
-    }
-
-    #[inline]
-    fn write_usize(&mut self, i: usize) {
-        self.word(i as u64);
-    }
-
-    #[inline]
-    fn write_u64(&mut self, i: u64) {
-        self.word(i);
-    }
-
-    #[inline]
-    fn write_u128(&mut self, i: u128) {
-        self.word(i as u64);
-        self.word((i >> 64) as u64);
-    }
-
-    #[inline]
-    fn finish(&self) -> u64 {
-        let r = u128::from(self.0).wrapping_mul(u128::from(K ^ 0xff51_afd7_ed55_8ccd));
-        (r as u64) ^ ((r >> 64) as u64)
-    }
-}
-
 #[cfg(test)]
 mod tests {
+    use std::hash::BuildHasher;
+
     use super::*;
 
     #[test]

@@ -744,7 +744,10 @@ impl Run<'_> {
         found: String,
         log: &mut dyn FnMut(&str),
     ) {
-        let file = self.save(&violation, &found, false, log);
+        // The corpus's own file, beside the generated phases' `<oracle>.json` (SPEC §6
+        // decision 76: an oracle can have both).
+        let stem = format!("{}-corpus", violation.oracle.name());
+        let file = self.write(&violation, &found, &stem, log);
         result.counterexamples.push(Counterexample {
             oracle: violation.oracle,
             violation,
@@ -809,14 +812,29 @@ impl Flattener for Run<'_> {
         _shrunk: bool,
         log: &mut dyn FnMut(&str),
     ) -> Option<PathBuf> {
+        self.write(violation, found, violation.oracle.name(), log)
+    }
+}
+
+impl Run<'_> {
+    /// Writes the counterexample `violation` as `<dir>/<implementation>/<stem>.json`; where it
+    /// went, or `None` (no folder given, or the write failed: logged).
+    fn write(
+        &self,
+        violation: &Violation,
+        found: &str,
+        stem: &str,
+        log: &mut dyn FnMut(&str),
+    ) -> Option<PathBuf> {
         let dir = self.config.counterexamples.as_ref()?;
+        let folder = dir.join(slug(&self.info.name));
         match write_counterexample(
-            dir,
+            &folder,
             &self.config.check.command,
             self.target,
-            self.info,
             violation,
             found,
+            stem,
         ) {
             Ok(p) => {
                 log(&format!(
@@ -855,17 +873,17 @@ fn slug(text: &str) -> String {
 }
 
 /// Writes a counterexample as a corpus case ([`corpus::regression_case`]) at
-/// `<dir>/<implementation>/<oracle>.json`, with the implementation's command and the command
-/// that replays it.
+/// `<folder>/<stem>.json` (`folder` the implementation's, `stem` the oracle's name, with
+/// `-corpus` for a corpus input's), with the implementation's command and the command that
+/// replays it.
 fn write_counterexample(
-    dir: &Path,
+    folder: &Path,
     command: &str,
     target: &Target,
-    info: &ImplementationInfo,
     v: &Violation,
     found: &str,
+    stem: &str,
 ) -> Result<PathBuf, String> {
-    let folder = dir.join(slug(&info.name));
     let mut case = corpus::regression_case(v, &format!("{command} ({found})"));
     if let Some(map) = case.as_object_mut() {
         map.insert(
@@ -882,8 +900,8 @@ fn write_counterexample(
         );
     }
     let text = serde_json::to_string_pretty(&case).map_err(|e| e.to_string())?;
-    std::fs::create_dir_all(&folder).map_err(|e| format!("{}: {e}", folder.display()))?;
-    let path = folder.join(format!("{}.json", v.oracle.name()));
+    std::fs::create_dir_all(folder).map_err(|e| format!("{}: {e}", folder.display()))?;
+    let path = folder.join(format!("{stem}.json"));
     std::fs::write(&path, text + "\n").map_err(|e| format!("{}: {e}", path.display()))?;
     Ok(path)
 }

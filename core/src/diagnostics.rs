@@ -1,12 +1,12 @@
 //! What happened at each union site: flattened (with its discriminator) or skipped (with the
 //! identification rule that failed).
 
-use std::collections::HashSet;
 use std::fmt;
 
 use serde_json::{Value, json};
 
 use crate::draft::{Declared, Draft};
+use crate::fasthash::FastSet;
 
 /// Diagnostics of one projection, in document discovery order (inner sites first).
 #[derive(Clone, Default)]
@@ -21,7 +21,7 @@ pub struct Diagnostics {
     pub assumed_draft: Option<String>,
     /// Pointers already recorded (flattened, skipped), so recording a site costs O(1) instead of
     /// a scan of every earlier site (a document of n nested sites was quadratic).
-    recorded: (HashSet<String>, HashSet<String>),
+    recorded: (FastSet<String>, FastSet<String>),
 }
 
 /// Equal when the recorded sites are (the bookkeeping set is not compared).

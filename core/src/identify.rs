@@ -1,8 +1,6 @@
 //! Identification of discriminated unions (SPEC §1) and the folding of a branch's parts (local
 //! `$ref`, object-only `allOf`, sibling keywords of the union) into one object view.
 
-use std::collections::{HashMap, HashSet};
-
 use crate::fasthash::{FastMap, FastSet};
 
 use serde_json::{Map, Value};
@@ -284,7 +282,7 @@ fn literal_set_within(
             if values.is_empty() || !values.iter().all(is_scalar) {
                 return None;
             }
-            let mut seen = HashSet::new();
+            let mut seen = FastSet::default();
             return Some(
                 values
                     .iter()
@@ -395,7 +393,7 @@ pub(crate) fn is_root_target(document: &Value, ptr: &str) -> bool {
 #[derive(Default)]
 struct Nesting {
     /// Identified nested unions by pointer: the union and its projected view, or `None`.
-    done: HashMap<String, Option<Projected>>,
+    done: FastMap<String, Option<Projected>>,
     /// Pointers of the unions being identified, outermost first.
     stack: Vec<String>,
 }
@@ -577,7 +575,7 @@ fn choose_discriminator<'f>(
 /// set, §3.5), else as `true`; what every branch requires; closed when every branch is.
 fn projected_view(folded: &[Folded<'_>], document: &Value) -> Map<String, Value> {
     let mut names: Vec<&str> = Vec::new();
-    let mut seen: HashSet<&str> = HashSet::new();
+    let mut seen: FastSet<&str> = FastSet::default();
     for f in folded {
         for (name, _) in &f.properties {
             if seen.insert(name) {
@@ -588,7 +586,7 @@ fn projected_view(folded: &[Folded<'_>], document: &Value) -> Map<String, Value>
     let mut properties = Map::with_capacity(names.len());
     for name in names {
         let mut values: Vec<Value> = Vec::new();
-        let mut keys: HashSet<String> = HashSet::new();
+        let mut keys: FastSet<String> = FastSet::default();
         let mut literal = true;
         for f in folded {
             match f
@@ -714,7 +712,7 @@ fn check_candidate(
         }
     }
     let required_everywhere = folded.iter().all(|f| f.required.contains(&name));
-    let mut owner: HashMap<String, usize> = HashMap::new();
+    let mut owner: FastMap<String, usize> = FastMap::default();
     for (i, set) in all.iter().enumerate() {
         for v in set {
             if let Some(&j) = owner.get(&literal_key(v))
@@ -752,7 +750,7 @@ fn branch_literals(defs: &[(usize, &Value)], document: &Value) -> Option<Vec<Val
             set = Some(match set {
                 None => s,
                 Some(prev) => {
-                    let keys: HashSet<String> = s.iter().map(literal_key).collect();
+                    let keys: FastSet<String> = s.iter().map(literal_key).collect();
                     prev.into_iter()
                         .filter(|v| keys.contains(&literal_key(v)))
                         .collect()

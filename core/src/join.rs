@@ -1,9 +1,7 @@
 //! The join of one property across the branches that define it (SPEC §3), and of the
 //! discriminator (SPEC §2.3).
 
-use std::collections::HashSet;
-
-use crate::fasthash::FastMap;
+use crate::fasthash::{FastMap, FastSet};
 
 use serde_json::{Map, Value};
 
@@ -62,7 +60,7 @@ impl UnionContext<'_> {
         {
             return v.to_string();
         }
-        let mut seen = HashSet::new();
+        let mut seen = FastSet::default();
         let texts: Vec<String> = branches
             .iter()
             .flat_map(|&b| self.literals[b].iter())
@@ -337,7 +335,7 @@ pub(crate) fn join_discriminator(
     if texts.iter().all(|(_, t)| t.is_none()) {
         texts = branch_texts;
     }
-    let mut seen = HashSet::new();
+    let mut seen = FastSet::default();
     let take = if ctx.faults.enum_first_branch {
         1
     } else {

@@ -1,10 +1,9 @@
 //! Kinds: the JSON types a schema can accept, or "unprovable" (SPEC §1).
 
-use std::collections::HashSet;
-
 use serde_json::{Map, Value};
 
 use crate::draft::Draft;
+use crate::fasthash::FastSet;
 use crate::keywords;
 use crate::pointer;
 
@@ -215,7 +214,7 @@ const MAX_STEPS: usize = 256;
 /// members; `allOf` the intersection; a local `$ref` its target's (a cycle is unprovable). A
 /// schema with no type-fixing keyword is unprovable; `false` accepts nothing.
 pub fn kinds_of(schema: &Value, document: &Value) -> Kinds {
-    let mut visiting = HashSet::new();
+    let mut visiting = FastSet::default();
     kinds_inner(schema, document, Draft::of(document), &mut visiting, 0)
 }
 
@@ -223,7 +222,7 @@ fn kinds_inner<'a>(
     schema: &'a Value,
     document: &'a Value,
     draft: Draft,
-    visiting: &mut HashSet<String>,
+    visiting: &mut FastSet<String>,
     steps: usize,
 ) -> Kinds {
     let map = match schema {

@@ -15,13 +15,11 @@
 //! left as it is. The walk goes through the one subschema walker ([`keywords::subschemas`]) and
 //! skips keywords the draft does not have; references are followed to their targets once each.
 
-use std::collections::{HashMap, HashSet};
-
 use serde_json::Value;
 
 use crate::diagnostics::SkipReason;
 use crate::draft::Draft;
-use crate::fasthash::FastSet;
+use crate::fasthash::{FastMap, FastSet};
 use crate::identify::{self, Identified, Part, Union};
 use crate::keywords;
 use crate::pointer;
@@ -31,9 +29,9 @@ use crate::pointer;
 #[derive(Default)]
 pub(crate) struct Frozen {
     /// Pointers of union sites in a place where flattening would make the document stricter.
-    pub sites: HashSet<String>,
+    pub sites: FastSet<String>,
     /// Union sites identified, by pointer (empty when the caller passed its own).
-    pub identified: HashMap<String, Identified>,
+    pub identified: FastMap<String, Identified>,
 }
 
 /// Finds the frozen union sites of `document`. `union_sites` are the pointers of the sites in
@@ -55,7 +53,7 @@ pub(crate) fn frozen(
     union_sites: &[String],
     root_referenced: bool,
     ref_targets: &FastSet<String>,
-    known: Option<&HashMap<String, Identified>>,
+    known: Option<&FastMap<String, Identified>>,
 ) -> Frozen {
     let mut out = Frozen::default();
     if union_sites.iter().all(String::is_empty) && !root_referenced {
@@ -87,9 +85,9 @@ pub(crate) fn identify_all<'s>(
     document: &Value,
     union_sites: impl IntoIterator<Item = &'s String>,
     ref_targets: &FastSet<String>,
-) -> HashMap<String, Identified> {
-    let mut identified: HashMap<String, Identified> = HashMap::new();
-    let mut first_of: HashMap<(String, bool), &str> = HashMap::new();
+) -> FastMap<String, Identified> {
+    let mut identified: FastMap<String, Identified> = FastMap::default();
+    let mut first_of: FastMap<(String, bool), &str> = FastMap::default();
     let mut targets: Vec<&str> = ref_targets.iter().map(String::as_str).collect();
     targets.sort_unstable();
     // The targets that start with `site` stand together in sorted order, from where it would be.
@@ -135,7 +133,7 @@ pub(crate) fn identify_all<'s>(
 
 /// Registers every union joined because an enclosing union is (SPEC §2.9) over its own
 /// identification: as a branch of a joined union it is joined even without a discriminator.
-fn register_joined(identified: &mut HashMap<String, Identified>) {
+fn register_joined(identified: &mut FastMap<String, Identified>) {
     let mut below = Vec::new();
     for id in identified.values() {
         if let Identified::Union(union) = id {
@@ -168,7 +166,7 @@ fn demote(out: &mut Frozen) -> bool {
 }
 
 /// The first branch of `union` holding a union, joined with it, that is frozen (at any depth).
-pub(crate) fn kept_branch(union: &Union, frozen: &HashSet<String>) -> Option<usize> {
+pub(crate) fn kept_branch(union: &Union, frozen: &FastSet<String>) -> Option<usize> {
     union.nested.iter().find_map(|(ptr, inner)| {
         let kept = frozen.contains(ptr) || kept_branch(inner, frozen).is_some();
         kept.then(|| {
@@ -186,11 +184,11 @@ pub(crate) fn kept_branch(union: &Union, frozen: &HashSet<String>) -> Option<usi
 fn walk(
     document: &Value,
     draft: Draft,
-    identified: &HashMap<String, Identified>,
-) -> HashSet<String> {
-    let mut sites = HashSet::new();
+    identified: &FastMap<String, Identified>,
+) -> FastSet<String> {
+    let mut sites = FastSet::default();
     // Pointers already walked frozen (roots of frozen subtrees reached through `$ref`).
-    let mut frozen_roots: HashSet<String> = HashSet::new();
+    let mut frozen_roots: FastSet<String> = FastSet::default();
     let mut stack: Vec<(&Value, String, bool)> = vec![(document, String::new(), false)];
     let mut pending: Vec<String> = Vec::new();
     loop {
@@ -254,7 +252,7 @@ mod tests {
             .ref_targets
     }
 
-    fn sites_of(doc: &Value, sites: &[&str]) -> HashSet<String> {
+    fn sites_of(doc: &Value, sites: &[&str]) -> FastSet<String> {
         let sites: Vec<String> = sites.iter().map(|s| (*s).to_owned()).collect();
         frozen(doc, Draft::of(doc), &sites, false, &targets_of(doc), None).sites
     }
@@ -277,13 +275,14 @@ mod tests {
             "/properties/e",
         ];
         let frozen = sites_of(&doc, &sites);
-        let expected: HashSet<String> = [
+        let expected: FastSet<String> = [
             "/properties/a/not",
             "/properties/b/if",
             "/properties/c/contains",
         ]
         .map(str::to_owned)
-        .into();
+        .into_iter()
+        .collect();
         assert_eq!(frozen, expected);
     }
 
@@ -304,7 +303,7 @@ mod tests {
         );
         assert_eq!(
             frozen,
-            HashSet::from(["/properties/p/oneOf/0/properties/v".to_owned()])
+            FastSet::from_iter(["/properties/p/oneOf/0/properties/v".to_owned()])
         );
         let joined = json!({"oneOf": members});
         assert!(sites_of(&joined, &["", "/oneOf/0/properties/v"]).is_empty());
@@ -357,12 +356,12 @@ mod tests {
         });
         // One site, not at the root: still walked.
         let frozen = sites_of(&doc, &["/$defs/U"]);
-        assert_eq!(frozen, HashSet::from(["/$defs/U".to_owned()]));
+        assert_eq!(frozen, FastSet::from_iter(["/$defs/U".to_owned()]));
     }
 
     /// What [`identify_all`] makes without sharing: every site identified on its own.
-    fn each_alone(doc: &Value, sites: &[String]) -> HashMap<String, Identified> {
-        let mut alone: HashMap<String, Identified> = sites
+    fn each_alone(doc: &Value, sites: &[String]) -> FastMap<String, Identified> {
+        let mut alone: FastMap<String, Identified> = sites
             .iter()
             .filter_map(|site| match pointer::get(doc, site)? {
                 Value::Object(map) => Some((site.clone(), identify::identify(map, site, doc))),

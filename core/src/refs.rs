@@ -5,12 +5,11 @@
 //! after it follows `#/…` pointers only. [`needs_uri_resolution`] is the per-object test, shared
 //! with the well-formedness pre-pass.
 
-use std::collections::HashMap;
-
 use serde_json::{Map, Value};
 
 use crate::draft::Draft;
 use crate::error::{Error, ErrorKind};
+use crate::fasthash::FastMap;
 use crate::keywords;
 use crate::pointer;
 
@@ -177,8 +176,8 @@ fn build_registry<'d>(
 }
 
 /// Where each value of the document lives: its JSON pointer, by address.
-fn locate(document: &Value) -> HashMap<usize, String> {
-    let mut location: HashMap<usize, String> = HashMap::new();
+fn locate(document: &Value) -> FastMap<usize, String> {
+    let mut location: FastMap<usize, String> = FastMap::default();
     let mut stack: Vec<(&Value, String)> = vec![(document, String::new())];
     while let Some((node, ptr)) = stack.pop() {
         match node {
@@ -205,7 +204,7 @@ struct Walk<'r, 'd> {
     /// object that declares it, the first the walk reaches. Only schema positions of the draft
     /// in scope count: an `id` inside a keyword the draft does not read (draft-04's `then`) is
     /// data, even where `referencing` indexes it as a resource (SPEC §6 decision 66).
-    resources: HashMap<String, &'d Value>,
+    resources: FastMap<String, &'d Value>,
     /// The identifier keywords to strip.
     edits: Vec<(String, Edit)>,
     /// Each `$ref`: its schema object's pointer, the reference, and the resolver in scope there.
@@ -221,7 +220,7 @@ fn walk_resources<'r, 'd>(
 ) -> Result<Walk<'r, 'd>, Error> {
     let id_keyword = declared.id_keyword();
     let mut walk = Walk {
-        resources: HashMap::new(),
+        resources: FastMap::default(),
         edits: Vec::new(),
         refs: Vec::new(),
     };
@@ -329,8 +328,8 @@ fn refuse_dynamic(map: &Map<String, Value>, ptr: &str) -> Result<(), Error> {
 /// from the root, a remote one its absolute URI (a relative one with no base stays as written).
 fn rewrite_ref(
     (ptr, reference, resolver): (String, String, referencing::Resolver<'_>),
-    resources: &HashMap<String, &Value>,
-    location: &HashMap<usize, String>,
+    resources: &FastMap<String, &Value>,
+    location: &FastMap<usize, String>,
 ) -> Result<Option<(String, Edit)>, Error> {
     let at = pointer::push(&ptr, "$ref");
     let unresolvable = || {

@@ -1,13 +1,13 @@
 //! The runtime half: validating arguments with the *original* schema, with errors that name the
 //! branch the discriminator selected (feature `runtime`, on by default).
 
-use std::collections::HashMap;
 use std::fmt;
 
 use serde_json::Value;
 
 use crate::canonical::literal_key;
 use crate::error::{Error, ErrorKind};
+use crate::fasthash::FastMap;
 use crate::identify::{self, Identified};
 
 /// Validates arguments with the original schema. Its verdict is always that of plain validation
@@ -41,7 +41,7 @@ pub struct Runtime {
 struct Dispatch {
     discriminator: String,
     /// Literal key → (branch validator key, the literal as JSON).
-    branches: HashMap<String, String>,
+    branches: FastMap<String, String>,
     literals: Vec<Value>,
 }
 
@@ -60,7 +60,7 @@ pub struct RuntimeOptions {
 }
 
 /// Serves [`RuntimeOptions::resources`] to the validator; anything else is refused (no I/O).
-struct Supplied(HashMap<String, Value>);
+struct Supplied(FastMap<String, Value>);
 
 impl jsonschema::Retrieve for Supplied {
     fn retrieve(
@@ -153,7 +153,7 @@ impl Runtime {
                     } else {
                         "anyOf"
                     };
-                    let mut branches = HashMap::new();
+                    let mut branches = FastMap::default();
                     let mut literals = Vec::new();
                     for (i, b) in union.branches.iter().enumerate() {
                         for v in &b.literals {

@@ -1,11 +1,10 @@
 //! Conservative widening of colliding scalar alternatives into one schema (SPEC §3.5, last case).
 
-use std::collections::HashSet;
-
 use serde_json::{Map, Number, Value};
 
 use crate::canonical::{literal_key, number_key};
 use crate::draft::Draft;
+use crate::fasthash::FastSet;
 use crate::keywords;
 use crate::kinds::{Kind, Kinds};
 
@@ -127,7 +126,7 @@ fn enum_union(alternatives: &[(Value, Kinds)], draft: Draft) -> Option<Vec<Value
     if let [(schema, _)] = alternatives {
         return literals(schema, draft).map(|values| values.into_iter().cloned().collect());
     }
-    let mut seen = HashSet::new();
+    let mut seen = FastSet::default();
     let mut out = Vec::new();
     for (schema, _) in alternatives {
         for v in literals(schema, draft)? {

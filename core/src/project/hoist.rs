@@ -5,12 +5,11 @@
 //! join, and so does everything inside that join, once per place the placeholder stands: the
 //! counts are those of the presentation with every join written out, without writing it out.
 
-use std::collections::{HashMap, HashSet};
-
 use serde_json::{Map, Value};
 
 use super::Projector;
 use super::share::{Group, MARK, is_site_annotation, marked_key, place_of, with_body};
+use crate::fasthash::{FastMap, FastSet};
 use crate::keywords;
 use crate::pointer;
 
@@ -22,7 +21,7 @@ impl Projector<'_> {
             return;
         };
         // A key's identity is its first group, the one its placeholders name.
-        let mut ids = HashMap::new();
+        let mut ids = FastMap::default();
         for (i, g) in sharing.groups.iter().enumerate() {
             if g.body.is_some() {
                 ids.entry(g.key.clone()).or_insert(i);
@@ -31,16 +30,16 @@ impl Projector<'_> {
         let mut hoist = Hoist {
             groups: &sharing.groups,
             ids,
-            counts: HashMap::new(),
-            inner: HashMap::new(),
-            rewritten: HashMap::new(),
-            names: HashMap::new(),
+            counts: FastMap::default(),
+            inner: FastMap::default(),
+            rewritten: FastMap::default(),
+            names: FastMap::default(),
             defs: Vec::new(),
             taken: taken_names(self.document, out),
             container: sharing.container,
-            group_names: HashMap::new(),
+            group_names: FastMap::default(),
         };
-        let mut counts = HashMap::new();
+        let mut counts = FastMap::default();
         hoist.count(out, &mut counts);
         hoist.counts = counts;
         hoist.rewrite(out);
@@ -59,7 +58,7 @@ impl Projector<'_> {
             let Some(sites) = sites_of.get(g) else {
                 continue;
             };
-            let sites: HashSet<&str> = sites.iter().map(String::as_str).collect();
+            let sites: FastSet<&str> = sites.iter().map(String::as_str).collect();
             for site in &mut self.diagnostics.flattened {
                 if sites.contains(site.pointer.as_str()) {
                     site.shared = Some(definition.clone());
@@ -70,7 +69,7 @@ impl Projector<'_> {
 }
 
 /// Every definition name the document or the presentation uses.
-fn taken_names(document: &Value, out: &Value) -> HashSet<String> {
+fn taken_names(document: &Value, out: &Value) -> FastSet<String> {
     [document, out]
         .iter()
         .flat_map(|d| ["$defs", "definitions"].map(|c| d.get(c)))
@@ -85,20 +84,20 @@ fn taken_names(document: &Value, out: &Value) -> HashSet<String> {
 struct Hoist<'s> {
     groups: &'s [Group],
     /// Sharing key → identity.
-    ids: HashMap<String, usize>,
+    ids: FastMap<String, usize>,
     /// Identity → the number of places it stands at, every join written out.
-    counts: HashMap<usize, usize>,
+    counts: FastMap<usize, usize>,
     /// Group → the identities inside its join and how often each stands there.
-    inner: HashMap<usize, Vec<(usize, usize)>>,
+    inner: FastMap<usize, Vec<(usize, usize)>>,
     /// Group → its join with the places inside it hoisted or put back.
-    rewritten: HashMap<usize, Map<String, Value>>,
+    rewritten: FastMap<usize, Map<String, Value>>,
     /// Identity → the `$ref` of its definition.
-    names: HashMap<usize, String>,
+    names: FastMap<usize, String>,
     defs: Vec<(String, Value)>,
-    taken: HashSet<String>,
+    taken: FastSet<String>,
     container: &'static str,
     /// Group → the `$ref` its first hoisted object took.
-    group_names: HashMap<usize, String>,
+    group_names: FastMap<usize, String>,
 }
 
 impl Hoist<'_> {
@@ -108,7 +107,7 @@ impl Hoist<'_> {
     }
 
     /// Adds the places of every marked object and placeholder in `value` to `into`.
-    fn count(&mut self, value: &Value, into: &mut HashMap<usize, usize>) {
+    fn count(&mut self, value: &Value, into: &mut FastMap<usize, usize>) {
         let Value::Object(map) = value else {
             return;
         };
@@ -132,7 +131,7 @@ impl Hoist<'_> {
             return inner.clone();
         }
         let groups = self.groups;
-        let mut counts = HashMap::new();
+        let mut counts = FastMap::default();
         if let Some(body) = groups.get(c).and_then(|g| g.body.as_ref()) {
             keywords::subschemas(body, |_, child| self.count(child, &mut counts));
         }

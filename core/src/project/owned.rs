@@ -2,14 +2,13 @@
 //! union site is identified on the original first, then the original is given up and projected in
 //! place; branches, siblings and definitions are moved into the flat object instead of copied.
 
-use std::collections::HashMap;
-
 use serde_json::{Map, Value};
 
 use super::assemble::UnionInput;
 use super::{KEPT_AFTER, KEPT_BEFORE, Projector, SIBLING_KEYWORDS, faults, project_document};
 use crate::diagnostics::{Diagnostics, SkipReason, SkippedSite};
 use crate::error::Error;
+use crate::fasthash::FastMap;
 use crate::identify::{Identified, Part, Union};
 use crate::keywords;
 use crate::pointer;
@@ -58,7 +57,7 @@ pub(crate) fn run_owned(schema: Value, options: &Options) -> Result<Flattened, E
 
 /// The identification of every union site in scope, made on the original before it is given up
 /// (sites written alike identified once, [`polarity::identify_all`]).
-fn identify_sites(schema: &Value, facts: &Facts, options: &Options) -> HashMap<String, Identified> {
+fn identify_sites(schema: &Value, facts: &Facts, options: &Options) -> FastMap<String, Identified> {
     let in_scope = facts
         .union_sites
         .iter()
@@ -85,7 +84,7 @@ fn freeze_owned(
     schema: &Value,
     facts: &Facts,
     options: &Options,
-    sites: &mut HashMap<String, Identified>,
+    sites: &mut FastMap<String, Identified>,
 ) -> Frozen {
     if options.scope != Scope::All {
         return Frozen::default();
@@ -125,7 +124,7 @@ impl Projector<'_> {
         mut node: Map<String, Value>,
         ptr: &str,
         union: Union,
-        sites: &mut HashMap<String, Identified>,
+        sites: &mut FastMap<String, Identified>,
     ) -> Result<Value, Error> {
         let keyword = super::union_keyword(&node);
         let mut buf = ptr.to_owned();
@@ -192,7 +191,7 @@ impl Projector<'_> {
         &mut self,
         node: Value,
         ptr: &mut String,
-        sites: &mut HashMap<String, Identified>,
+        sites: &mut FastMap<String, Identified>,
     ) -> Result<Value, Error> {
         let Value::Object(mut map) = node else {
             return Ok(node);
@@ -220,7 +219,7 @@ impl Projector<'_> {
         &mut self,
         map: &mut Map<String, Value>,
         ptr: &mut String,
-        sites: &mut HashMap<String, Identified>,
+        sites: &mut FastMap<String, Identified>,
     ) -> Result<(), Error> {
         let mut result = Ok(());
         let draft = self.facts.draft;

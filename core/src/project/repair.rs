@@ -3,13 +3,14 @@
 //! copy of its target, projected by calling back into the [`Projector`] (so the copy is flattened
 //! too); root definitions that the original referenced and nothing references any more are pruned.
 
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::VecDeque;
 
 use serde_json::{Map, Value};
 
 use super::share::{self, Sharing};
 use super::{Projector, SIBLING_KEYWORDS};
 use crate::error::Error;
+use crate::fasthash::{FastMap, FastSet};
 use crate::keywords;
 use crate::pointer;
 
@@ -20,7 +21,7 @@ pub(super) fn repair(out: &mut Value, projector: &mut Projector<'_>) -> Result<(
     }
     let container = super::container_name(projector.document);
     // Names the hoisted definitions must not take: every entry the document's containers hold.
-    let taken: HashSet<String> = ["$defs", "definitions"]
+    let taken: FastSet<String> = ["$defs", "definitions"]
         .iter()
         .filter_map(|c| projector.document.get(*c).and_then(Value::as_object))
         .chain(
@@ -34,7 +35,7 @@ pub(super) fn repair(out: &mut Value, projector: &mut Projector<'_>) -> Result<(
         projector,
         container,
         names: Names { taken, next: 1 },
-        hoisted: HashMap::new(),
+        hoisted: FastMap::default(),
         new_defs: Vec::new(),
         rewritten: Rewritten::default(),
     };
@@ -78,7 +79,7 @@ pub(super) fn repair(out: &mut Value, projector: &mut Projector<'_>) -> Result<(
 /// a reference instead of a scan of every site.
 #[derive(Default)]
 struct Rewritten {
-    places: HashSet<String>,
+    places: FastSet<String>,
     sites_seen: usize,
 }
 
@@ -105,7 +106,7 @@ impl Rewritten {
 /// Fresh names for hoisted definitions: `flatjoin_ref_N`, skipping every name the document
 /// already uses (an author's own `flatjoin_ref_1` is never overwritten).
 struct Names {
-    taken: HashSet<String>,
+    taken: FastSet<String>,
     next: usize,
 }
 
@@ -128,7 +129,7 @@ struct Repairer<'p, 'a> {
     container: &'static str,
     names: Names,
     /// Hoisted target pointer → the definition name it was given.
-    hoisted: HashMap<String, String>,
+    hoisted: FastMap<String, String>,
     new_defs: Vec<(String, Value)>,
     rewritten: Rewritten,
 }
@@ -213,7 +214,7 @@ impl Repairer<'_, '_> {
 /// once it is.
 struct Refs<'s> {
     sharing: Option<&'s Sharing>,
-    seen: HashSet<usize>,
+    seen: FastSet<usize>,
 }
 
 impl Refs<'_> {
@@ -251,7 +252,7 @@ fn prune(
     for container in ["$defs", "definitions"] {
         let mut refs = Refs {
             sharing,
-            seen: HashSet::new(),
+            seen: FastSet::default(),
         };
         let Some(Value::Object(defs)) = root.get(container) else {
             continue;
@@ -276,11 +277,11 @@ fn prune(
                 refs.collect(child, &mut outside);
             }
         });
-        let once_referenced: HashSet<String> = originally_referenced
+        let once_referenced: FastSet<String> = originally_referenced
             .iter()
             .filter_map(|t| entry_of(t))
             .collect();
-        let mut reached: HashSet<String> = HashSet::new();
+        let mut reached: FastSet<String> = FastSet::default();
         let mut queue: VecDeque<String> = outside.iter().filter_map(|t| entry_of(t)).collect();
         // Entries nothing referenced in the original stay (decision 4), so what they reference
         // must stay too: they are roots of the reach as well.

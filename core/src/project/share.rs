@@ -15,13 +15,12 @@
 //! every placeholder were its join, writes those standing twice or more once, and puts the
 //! others back in place. Only identical objects share.
 
-use std::collections::HashMap;
-
 use serde_json::{Map, Value};
 
 use super::{KEPT_AFTER, KEPT_BEFORE, Projector};
 use crate::diagnostics::{FlattenedSite, SkippedSite};
 use crate::error::Error;
+use crate::fasthash::FastMap;
 use crate::identify::Union;
 use crate::keywords;
 use crate::pointer;
@@ -54,13 +53,13 @@ const OWN_PLACE: &[&str] = &[
 /// hoisted definition once its first site is joined.
 #[derive(Default)]
 pub(super) struct Sharing {
-    group_of: HashMap<String, usize>,
+    group_of: FastMap<String, usize>,
     pub(super) groups: Vec<Group>,
     /// The root definitions container the shared joins go into.
     pub(super) container: &'static str,
     /// A finished join's key → the first group whose join it is (groups whose joins come out
     /// identical share one placeholder identity).
-    by_key: HashMap<String, usize>,
+    by_key: FastMap<String, usize>,
 }
 
 #[derive(Default)]
@@ -120,7 +119,7 @@ impl Sharing {
         if options.scope != Scope::All || facts.ref_targets.is_empty() {
             return None;
         }
-        let mut by_key: HashMap<String, Vec<&str>> = HashMap::new();
+        let mut by_key: FastMap<String, Vec<&str>> = FastMap::default();
         let mut order: Vec<String> = Vec::new();
         for site in &facts.union_sites {
             if frozen.sites.contains(site.as_str()) {

@@ -331,70 +331,66 @@ impl<'a> Digester<'a> {
     }
 }
 
+// The text keys below sort an object's entries by their (distinct) names and write each value
+// in place, which is the order sorting `(name, text)` pairs would give, without a string per
+// entry.
+
 fn schema_key(schema: &Value, out: &mut String) {
     let Value::Object(map) = schema else {
         data_key(schema, out);
         return;
     };
-    let mut entries: Vec<(&str, String)> = Vec::with_capacity(map.len());
-    for (keyword, value) in map {
-        if keywords::is_annotation(keyword) || keyword == keywords::SHARE_MARK {
-            continue;
-        }
-        let mut s = String::new();
+    let has_enum = keywords::has(map, "enum");
+    // A `const` beside no `enum` is written as the one-member `enum` it means.
+    let mut entries: Vec<(&str, &String, &Value)> = map
+        .iter()
+        .filter(|(k, _)| !keywords::is_annotation(k) && k.as_str() != keywords::SHARE_MARK)
+        .map(|(k, v)| match k.as_str() {
+            "const" if !has_enum => ("enum", k, v),
+            name => (name, k, v),
+        })
+        .collect();
+    entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
+    out.push('{');
+    for (name, keyword, value) in entries {
+        push_quoted(out, name);
+        out.push(':');
         match (keyword.as_str(), keywords::slot(keyword), value) {
-            ("required", _, Value::Array(items)) => sorted_set(items, &mut s),
-            ("enum", _, Value::Array(items)) => sorted_set(items, &mut s),
-            ("const", _, v) if !map.contains_key("enum") => {
-                sorted_set(std::slice::from_ref(v), &mut s);
-                entries.push(("enum", s));
-                continue;
-            }
-            ("type", _, Value::String(t)) => {
-                sorted_set(&[Value::String(t.clone())], &mut s);
-            }
-            ("type", _, Value::Array(items)) => sorted_set(items, &mut s),
+            ("required" | "enum", _, Value::Array(items)) => sorted_set(items, out),
+            ("const", _, v) if !has_enum => sorted_set(std::slice::from_ref(v), out),
+            ("type", _, Value::String(_)) => sorted_set(std::slice::from_ref(value), out),
+            ("type", _, Value::Array(items)) => sorted_set(items, out),
             (_, Some(Slot::Map | Slot::MapOfSchemaOrNames), Value::Object(children)) => {
-                map_key(children, &mut s);
+                map_key(children, out);
             }
             (_, Some(Slot::Array | Slot::SingleOrArray), Value::Array(items)) => {
-                s.push('[');
+                out.push('[');
                 for item in items {
-                    schema_key(item, &mut s);
-                    s.push(',');
+                    schema_key(item, out);
+                    out.push(',');
                 }
-                s.push(']');
+                out.push(']');
             }
-            (_, Some(_), v) => schema_key(v, &mut s),
-            (_, None, v) => data_key(v, &mut s),
+            (_, Some(_), v) => schema_key(v, out),
+            (_, None, v) => data_key(v, out),
         }
-        entries.push((keyword.as_str(), s));
-    }
-    entries.sort_unstable();
-    out.push('{');
-    for (k, v) in entries {
-        let _ = write!(out, "{k:?}:{v},");
+        out.push(',');
     }
     out.push('}');
 }
 
 fn map_key(children: &Map<String, Value>, out: &mut String) {
-    let mut entries: Vec<(&str, String)> = children
-        .iter()
-        .map(|(name, child)| {
-            let mut s = String::new();
-            if child.is_array() {
-                sorted_set(child.as_array().map_or(&[][..], Vec::as_slice), &mut s);
-            } else {
-                schema_key(child, &mut s);
-            }
-            (name.as_str(), s)
-        })
-        .collect();
-    entries.sort_unstable();
+    let mut entries: Vec<(&String, &Value)> = children.iter().collect();
+    entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
     out.push('{');
-    for (k, v) in entries {
-        let _ = write!(out, "{k:?}:{v},");
+    for (name, child) in entries {
+        push_quoted(out, name);
+        out.push(':');
+        match child {
+            Value::Array(items) => sorted_set(items, out),
+            _ => schema_key(child, out),
+        }
+        out.push(',');
     }
     out.push('}');
 }
@@ -418,6 +414,20 @@ fn sorted_set(items: &[Value], out: &mut String) {
     out.push('>');
 }
 
+/// Appends `s` as `{s:?}` writes it (the keys' text is unchanged), without the formatter for
+/// the usual key or name: printable ASCII with nothing to escape is copied between quotes.
+pub(crate) fn push_quoted(out: &mut String, s: &str) {
+    if s.bytes()
+        .all(|b| (b' '..=b'~').contains(&b) && b != b'"' && b != b'\\')
+    {
+        out.push('"');
+        out.push_str(s);
+        out.push('"');
+    } else {
+        let _ = write!(out, "{s:?}");
+    }
+}
+
 /// A data value's key: object keys sorted, numbers by value.
 pub(crate) fn data_key(value: &Value, out: &mut String) {
     match value {
@@ -425,7 +435,7 @@ pub(crate) fn data_key(value: &Value, out: &mut String) {
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
         Value::Number(n) => out.push_str(&number_key(n)),
         Value::String(s) => {
-            let _ = write!(out, "{s:?}");
+            push_quoted(out, s);
         }
         Value::Array(items) => {
             out.push('[');
@@ -436,18 +446,14 @@ pub(crate) fn data_key(value: &Value, out: &mut String) {
             out.push(']');
         }
         Value::Object(map) => {
-            let mut entries: Vec<(&String, String)> = map
-                .iter()
-                .map(|(k, v)| {
-                    let mut s = String::new();
-                    data_key(v, &mut s);
-                    (k, s)
-                })
-                .collect();
-            entries.sort_unstable();
+            let mut entries: Vec<(&String, &Value)> = map.iter().collect();
+            entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
             out.push('{');
             for (k, v) in entries {
-                let _ = write!(out, "{k:?}:{v},");
+                push_quoted(out, k);
+                out.push(':');
+                data_key(v, out);
+                out.push(',');
             }
             out.push('}');
         }
@@ -491,6 +497,33 @@ pub(crate) fn literal_key(value: &Value) -> String {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// The keys' text must not change with the fast path (sharing keys and digests order by it).
+    #[test]
+    fn push_quoted_writes_what_debug_writes() {
+        let texts = [
+            "",
+            "name",
+            "a b~",
+            "with \"quote\"",
+            "back\\slash",
+            "tab\t",
+            "nl\n",
+            "nul\0",
+            "del\u{7f}",
+            "é",
+            "日本",
+            "zero\u{200b}width",
+            "combining\u{301}",
+            "emoji 🦀",
+            "'single'",
+        ];
+        for t in texts {
+            let mut out = String::new();
+            push_quoted(&mut out, t);
+            assert_eq!(out, format!("{t:?}"), "{t:?}");
+        }
+    }
 
     #[test]
     fn ignores_annotations_order_and_number_form() {

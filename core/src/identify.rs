@@ -188,7 +188,7 @@ pub(crate) fn fold<'a>(parts: &[PartView<'a>], draft: Draft) -> Folded<'a> {
             "then",
             "else",
         ];
-        if extra.iter().any(|k| map.contains_key(*k)) {
+        if extra.iter().any(|k| keywords::has(map, k)) {
             evaluates_more = true;
         }
         if !part.siblings && (keywords::has(map, "anyOf") || keywords::has(map, "oneOf")) {
@@ -368,8 +368,7 @@ fn small(node: &Map<String, Value>, budget: &mut usize) -> bool {
 pub(crate) fn is_root_target(document: &Value, ptr: &str) -> bool {
     let mut node = document;
     for _ in 0..MAX_PART_STEPS {
-        let Some(target) = node
-            .get("$ref")
+        let Some(target) = keywords::get_in(node, "$ref")
             .and_then(Value::as_str)
             .and_then(pointer::local_ref)
         else {
@@ -438,7 +437,7 @@ fn identify_in(
     if !is_union_site(node) {
         return (Identified::NotUnion(None), None);
     }
-    let (keyword, members) = match (node.get("oneOf"), node.get("anyOf")) {
+    let (keyword, members) = match (keywords::get(node, "oneOf"), keywords::get(node, "anyOf")) {
         (Some(Value::Array(m)), _) => ("oneOf", m),
         (_, Some(Value::Array(m))) => ("anyOf", m),
         _ => return (Identified::NotUnion(None), None),
@@ -734,7 +733,7 @@ fn check_candidate(
 
 /// Whether a node is a union site: a `oneOf` (else `anyOf`) array of two or more members.
 fn is_union_site(node: &Map<String, Value>) -> bool {
-    match (node.get("oneOf"), node.get("anyOf")) {
+    match (keywords::get(node, "oneOf"), keywords::get(node, "anyOf")) {
         (Some(Value::Array(m)), _) | (None, Some(Value::Array(m))) => m.len() >= 2,
         _ => false,
     }
@@ -763,7 +762,7 @@ fn branch_literals(defs: &[(usize, &Value)], document: &Value) -> Option<Vec<Val
 
 fn resolve<'a>(mut schema: &'a Value, document: &'a Value) -> Option<&'a Value> {
     for _ in 0..MAX_PART_STEPS {
-        match schema.get("$ref").and_then(Value::as_str) {
+        match keywords::get_in(schema, "$ref").and_then(Value::as_str) {
             Some(r) => schema = pointer::get(document, &pointer::local_ref(r)?)?,
             None => return Some(schema),
         }

@@ -88,7 +88,7 @@ pub(crate) fn get<'a>(document: &'a Value, pointer: &str) -> Option<&'a Value> {
 /// (no sign, no leading zero — as RFC 6901 and `serde_json` read it).
 fn step<'a>(node: &'a Value, token: &str) -> Option<&'a Value> {
     match node {
-        Value::Object(map) => map.get(token),
+        Value::Object(map) => crate::keywords::get(map, token),
         Value::Array(items) => {
             if token.starts_with('+') || (token.starts_with('0') && token.len() != 1) {
                 return None;

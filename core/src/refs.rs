@@ -29,6 +29,11 @@ pub(crate) fn needs_uri_resolution(
     is_root: bool,
     id_keyword: &str,
 ) -> bool {
+    // One pass over the keys of a small object (this runs for every node): every keyword asked
+    // about starts with `$`, but draft 4's `id`.
+    if map.len() <= 16 && !map.keys().any(|k| k.starts_with('$') || k == id_keyword) {
+        return false;
+    }
     if URI_KEYWORDS.iter().any(|k| crate::keywords::has(map, k)) {
         return true;
     }

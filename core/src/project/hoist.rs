@@ -54,14 +54,17 @@ impl Projector<'_> {
         {
             entries.extend(defs);
         }
-        for (g, definition) in group_names {
-            let Some(sites) = sites_of.get(g) else {
-                continue;
-            };
-            let sites: FastSet<&str> = sites.iter().map(String::as_str).collect();
+        // One pass over the diagnostics, not one per group: a site's definition by its pointer.
+        let mut definition_of: FastMap<&str, &String> = FastMap::default();
+        for (g, definition) in &group_names {
+            for site in sites_of.get(*g).into_iter().flatten() {
+                definition_of.insert(site.as_str(), definition);
+            }
+        }
+        if !definition_of.is_empty() {
             for site in &mut self.diagnostics.flattened {
-                if sites.contains(site.pointer.as_str()) {
-                    site.shared = Some(definition.clone());
+                if let Some(definition) = definition_of.get(site.pointer.as_str()) {
+                    site.shared = Some((*definition).clone());
                 }
             }
         }
@@ -118,7 +121,7 @@ impl Hoist<'_> {
             }
             return;
         }
-        if map.contains_key(MARK) {
+        if keywords::has(map, MARK) {
             let id = self.id_of(marked_key(map));
             *into.entry(id).or_default() += 1;
         }
@@ -161,8 +164,7 @@ impl Hoist<'_> {
         let Value::Object(map) = value else {
             return;
         };
-        let group = map
-            .get(MARK)
+        let group = keywords::get(map, MARK)
             .and_then(Value::as_u64)
             .and_then(|g| usize::try_from(g).ok());
         if let Some(c) = place_of(map) {
@@ -175,9 +177,11 @@ impl Hoist<'_> {
             *map = self.hoisted(c, group, full);
             return;
         }
-        let id = map.contains_key(MARK).then(|| self.id_of(marked_key(map)));
+        let id = keywords::has(map, MARK).then(|| self.id_of(marked_key(map)));
         keywords::subschemas_mut(map, |_, child| self.rewrite(child));
-        map.shift_remove(MARK);
+        if id.is_some() {
+            map.shift_remove(MARK);
+        }
         if let Some(id) = id {
             let full = std::mem::take(map);
             *map = self.hoisted(id, group, full);

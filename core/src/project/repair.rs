@@ -144,7 +144,7 @@ impl Repairer<'_, '_> {
         if let Some(c) = share::place_of(map) {
             return self.rewrite_shared(c);
         }
-        if let Some(Value::String(reference)) = map.get("$ref")
+        if let Some(Value::String(reference)) = keywords::get(map, "$ref")
             && let Some(target) = pointer::local_ref(reference)
             && self.rewritten.crosses(&target)
         {
@@ -232,8 +232,7 @@ impl Refs<'_> {
             }
             return;
         }
-        if let Some(target) = map
-            .get("$ref")
+        if let Some(target) = keywords::get(map, "$ref")
             .and_then(Value::as_str)
             .and_then(pointer::local_ref)
         {

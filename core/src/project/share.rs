@@ -164,18 +164,18 @@ fn share_key(site: &str, node: &Value) -> Option<String> {
     if parent.ends_with("/$defs") || parent.ends_with("/definitions") {
         return None;
     }
-    if OWN_PLACE.iter().any(|k| map.contains_key(*k)) {
+    if OWN_PLACE.iter().any(|k| keywords::has(map, k)) {
         return None;
     }
     let keyword = super::union_keyword(map);
-    let Some(Value::Array(members)) = map.get(keyword) else {
+    let Some(Value::Array(members)) = keywords::get(map, keyword) else {
         return None;
     };
     let behind_ref = |m: &Value| {
-        m.get("$ref").is_some()
-            || m.get("allOf")
+        keywords::get_in(m, "$ref").is_some()
+            || keywords::get_in(m, "allOf")
                 .and_then(Value::as_array)
-                .is_some_and(|parts| parts.iter().any(|p| p.get("$ref").is_some()))
+                .is_some_and(|parts| parts.iter().any(|p| keywords::get_in(p, "$ref").is_some()))
     };
     if !members.iter().any(behind_ref) {
         return None;
@@ -198,7 +198,7 @@ fn key_text(map: &Map<String, Value>, members: Option<(&str, &[String])>) -> Str
     keys.sort_unstable();
     let mut key = String::new();
     for k in keys {
-        crate::canonical::data_key(&Value::String(k.clone()), &mut key);
+        crate::canonical::push_quoted(&mut key, k);
         key.push(':');
         match members {
             Some((keyword, sorted)) if k == keyword => {
@@ -206,7 +206,9 @@ fn key_text(map: &Map<String, Value>, members: Option<(&str, &[String])>) -> Str
                 key.push_str(&sorted.join(","));
                 key.push(']');
             }
-            _ => crate::canonical::data_key(&map[k], &mut key),
+            _ => {
+                crate::canonical::data_key(keywords::get(map, k).unwrap_or(&Value::Null), &mut key)
+            }
         }
         key.push(',');
     }
@@ -267,7 +269,7 @@ impl Projector<'_> {
             return Ok(Value::Object(flat));
         }
         let after = self.marks();
-        flat.retain(|k, _| !(is_site_annotation(k) && node.contains_key(k)));
+        flat.retain(|k, _| !(is_site_annotation(k) && keywords::has(node, k)));
         let key = marked_key(&flat);
         let sharing = self.sharing.as_mut().expect("planned");
         let canonical = *sharing.by_key.entry(key.clone()).or_insert(g);
@@ -297,7 +299,7 @@ impl Projector<'_> {
     /// The join a placeholder stands for, and its group.
     fn placeholder_body(&self, map: &Map<String, Value>) -> Option<(&Map<String, Value>, usize)> {
         let c = place_of(map)?;
-        let g = map.get(MARK).and_then(Value::as_u64)?;
+        let g = keywords::get(map, MARK).and_then(Value::as_u64)?;
         let body = self.sharing.as_ref()?.groups.get(c)?.body.as_ref()?;
         Some((body, usize::try_from(g).ok()?))
     }
@@ -389,18 +391,18 @@ fn placeholder(
 ) -> Value {
     let mut out = Map::with_capacity(8);
     for k in KEPT_BEFORE {
-        if let Some(v) = node.get(*k)
+        if let Some(v) = keywords::get(node, k)
             && is_site_annotation(k)
         {
             out.insert((*k).to_owned(), v.clone());
         }
     }
-    if let Some(t) = body.get("type") {
+    if let Some(t) = keywords::get(body, "type") {
         out.insert("type".into(), t.clone());
     }
     out.insert(PLACE.into(), Value::from(canonical));
     for k in KEPT_AFTER {
-        if let Some(v) = node.get(*k) {
+        if let Some(v) = keywords::get(node, k) {
             out.insert((*k).to_owned(), v.clone());
         }
     }
@@ -410,7 +412,7 @@ fn placeholder(
 
 /// The canonical group a placeholder names.
 pub(super) fn place_of(map: &Map<String, Value>) -> Option<usize> {
-    usize::try_from(map.get(PLACE)?.as_u64()?).ok()
+    usize::try_from(keywords::get(map, PLACE)?.as_u64()?).ok()
 }
 
 /// The placeholder `map` with its join `body` in place: the join's keywords where the place
@@ -422,7 +424,7 @@ pub(super) fn with_body(map: &Map<String, Value>, body: &Map<String, Value>) -> 
         match k.as_str() {
             PLACE => out.extend(
                 body.iter()
-                    .filter(|(k, _)| k.as_str() != "type" || !map.contains_key("type"))
+                    .filter(|(k, _)| k.as_str() != "type" || !keywords::has(map, "type"))
                     .map(|(k, v)| (k.clone(), v.clone())),
             ),
             MARK => {}

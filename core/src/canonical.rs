@@ -59,6 +59,16 @@ pub(crate) fn dedup_with(alternatives: Vec<Value>, options: KeyOptions<'_>) -> V
     if alternatives.len() < 2 {
         return alternatives;
     }
+    // Alternatives written exactly alike have equal digests: the common case, every branch
+    // defining a property the same way, needs no digest.
+    if alternatives[1..]
+        .iter()
+        .all(|a| same_in_order(a, &alternatives[0]))
+    {
+        let mut first = alternatives;
+        first.truncate(1);
+        return first;
+    }
     let digester = Digester::new(options);
     let mut seen: FastSet<u128> =
         FastSet::with_capacity_and_hasher(alternatives.len(), Default::default());
@@ -66,6 +76,24 @@ pub(crate) fn dedup_with(alternatives: Vec<Value>, options: KeyOptions<'_>) -> V
         .into_iter()
         .filter(|a| seen.insert(digester.schema(a)))
         .collect()
+}
+
+/// Whether two values are equal with their objects' keys in the same order: finer than JSON
+/// equality (which ignores key order), so values it calls the same are structurally identical
+/// under every [`KeyOptions`]; and no hashing, unlike `Value`'s `==` on objects.
+fn same_in_order(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .zip(y)
+                    .all(|((ka, va), (kb, vb))| ka == kb && same_in_order(va, vb))
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same_in_order(p, q))
+        }
+        _ => a == b,
+    }
 }
 
 /// A 128-bit digest of a schema's structural identity: equal for structurally identical schemas
@@ -197,7 +225,7 @@ impl<'a> Digester<'a> {
         match self.shared_body(map) {
             Some(body) => {
                 add(map, &|k| k == keywords::SHARE_PLACE);
-                add(body, &|k| k == "type" && map.contains_key("type"));
+                add(body, &|k| k == "type" && keywords::has(map, "type"));
             }
             None => add(map, &|_| false),
         }
@@ -210,7 +238,7 @@ impl<'a> Digester<'a> {
 
     /// The join a shared site's placeholder stands for.
     fn shared_body(&self, map: &Map<String, Value>) -> Option<&'a Map<String, Value>> {
-        let c = map.get(keywords::SHARE_PLACE)?.as_u64()?;
+        let c = keywords::get(map, keywords::SHARE_PLACE)?.as_u64()?;
         (self.options.shared?)(usize::try_from(c).ok()?)
     }
 

@@ -60,12 +60,25 @@ impl UnionContext<'_> {
         {
             return v.to_string();
         }
+        // Literals equal by value are listed once. A string's key is the string itself (its
+        // `literal_key` is it quoted, and no other kind's key is a quoted string), so the usual
+        // string literals are compared without a key of their own.
+        #[derive(PartialEq, Eq, Hash)]
+        enum Seen<'v> {
+            Text(&'v str),
+            Other(String),
+        }
         let mut seen = FastSet::default();
         let texts: Vec<String> = branches
             .iter()
             .flat_map(|&b| self.literals[b].iter())
-            .filter(|v| seen.insert(literal_key(v)))
-            .map(Value::to_string)
+            .filter(|v| {
+                seen.insert(match v {
+                    Value::String(s) => Seen::Text(s),
+                    other => Seen::Other(literal_key(other)),
+                })
+            })
+            .map(|v| serde_json::to_string(v).unwrap_or_default())
             .collect();
         let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
         or_list(&texts)

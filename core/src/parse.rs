@@ -46,12 +46,19 @@ fn exceeds_max_depth(bytes: &[u8]) -> bool {
         match bytes[i] {
             b'"' => {
                 i += 1;
-                while i < bytes.len() {
-                    match bytes[i] {
-                        b'\\' => i += 2,
-                        b'"' => break,
-                        _ => i += 1,
+                // To the closing quote, past escapes, a string body at a time (most of a
+                // schema's bytes are in strings).
+                // An unterminated string runs to the end: nothing after it nests.
+                loop {
+                    let rest = bytes.get(i..).unwrap_or_default();
+                    let Some(at) = memchr::memchr2(b'"', b'\\', rest) else {
+                        return false;
+                    };
+                    i += at;
+                    if bytes[i] == b'"' {
+                        break;
                     }
+                    i += 2;
                 }
             }
             b'{' | b'[' => {
@@ -234,6 +241,69 @@ mod tests {
         // is array number MAX_DEPTH, at /a followed by MAX_DEPTH - 1 indexes.
         let expected = format!("/a{}", "/0".repeat(MAX_DEPTH - 1));
         assert_eq!(err.pointer, expected);
+    }
+
+    /// The byte-at-a-time scan the string skip replaced: the two must agree on every text,
+    /// brackets in strings, escaped quotes and backslashes, and unterminated strings included.
+    fn exceeds_byte_by_byte(bytes: &[u8]) -> bool {
+        let (mut depth, mut i) = (0usize, 0);
+        while i < bytes.len() {
+            match bytes[i] {
+                b'"' => {
+                    i += 1;
+                    while i < bytes.len() {
+                        match bytes[i] {
+                            b'\\' => i += 2,
+                            b'"' => break,
+                            _ => i += 1,
+                        }
+                    }
+                }
+                b'{' | b'[' => {
+                    depth += 1;
+                    if depth > MAX_DEPTH {
+                        return true;
+                    }
+                }
+                b'}' | b']' => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+            i += 1;
+        }
+        false
+    }
+
+    #[test]
+    fn string_skip_agrees_with_the_byte_scan() {
+        let deep = "[".repeat(MAX_DEPTH + 1);
+        let pieces = [
+            "\"[[[\"",
+            "\"a\\\"[\"",
+            "\"a\\\\\"",
+            "\"\\",
+            "\"unterminated [",
+            "\"x\\",
+            "{\"k\":",
+            "]",
+            "[",
+            "",
+        ];
+        for a in pieces {
+            for b in pieces {
+                for text in [
+                    format!("{a}{deep}{b}"),
+                    format!("{deep}{a}{b}"),
+                    format!("{a}{b}{deep}"),
+                    format!("{a}{b}"),
+                ] {
+                    assert_eq!(
+                        exceeds_max_depth(text.as_bytes()),
+                        exceeds_byte_by_byte(text.as_bytes()),
+                        "{text:?}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]

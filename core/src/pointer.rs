@@ -36,13 +36,29 @@ pub(crate) fn push_into(buf: &mut String, token: &str) {
 
 /// Appends an array index to the pointer held in `buf`.
 pub(crate) fn push_index_into(buf: &mut String, index: usize) {
-    use std::fmt::Write;
-    let _ = write!(buf, "/{index}");
+    // Digits written backwards into a buffer, not through the formatter: this runs for every
+    // array member the walks pass.
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut n = index;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    buf.push('/');
+    buf.extend(digits[at..].iter().map(|&d| char::from(d)));
 }
 
 /// Appends an array index to `base`.
 pub(crate) fn push_index(base: &str, index: usize) -> String {
-    format!("{base}/{index}")
+    let mut out = String::with_capacity(base.len() + 4);
+    out.push_str(base);
+    push_index_into(&mut out, index);
+    out
 }
 
 /// A pointer as an error message shows it: `(root)` for the empty pointer.
@@ -142,6 +158,16 @@ pub(crate) fn to_ref(pointer: &str) -> String {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn indices_are_written_in_decimal() {
+        for i in [0, 1, 9, 10, 11, 99, 100, 101, 12_345, 1 << 32, usize::MAX] {
+            let mut buf = String::from("/a");
+            push_index_into(&mut buf, i);
+            assert_eq!(buf, format!("/a/{i}"));
+            assert_eq!(push_index("/b", i), format!("/b/{i}"));
+        }
+    }
 
     #[test]
     fn escapes_and_resolves() {

@@ -38,6 +38,7 @@ impl Projector<'_> {
             taken: taken_names(self.document, out),
             container: sharing.container,
             group_names: FastMap::default(),
+            next_name: 1,
         };
         let mut counts = FastMap::default();
         hoist.count(out, &mut counts);
@@ -101,6 +102,8 @@ struct Hoist<'s> {
     container: &'static str,
     /// Group → the `$ref` its first hoisted object took.
     group_names: FastMap<usize, String>,
+    /// Where the search for an unused definition name starts.
+    next_name: usize,
 }
 
 impl Hoist<'_> {
@@ -207,9 +210,15 @@ impl Hoist<'_> {
         let reference = match self.names.get(&id) {
             Some(reference) => reference.clone(),
             None => {
-                let name = (1..)
-                    .map(|n| format!("flatjoin_union_{n}"))
-                    .find(|n| !self.taken.contains(n))
+                // The lowest unused number: names are only ever taken, so the search goes on
+                // from the last one found.
+                let name = (self.next_name..)
+                    .map(|n| (n, format!("flatjoin_union_{n}")))
+                    .find(|(_, name)| !self.taken.contains(name))
+                    .map(|(n, name)| {
+                        self.next_name = n + 1;
+                        name
+                    })
                     .expect("an unused name");
                 self.taken.insert(name.clone());
                 let body: Map<String, Value> = full

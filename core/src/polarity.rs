@@ -180,57 +180,82 @@ pub(crate) fn kept_branch(union: &Union, frozen: &FastSet<String>) -> Option<usi
 }
 
 /// One walk from the root: the union sites in a place where flattening would make the document
-/// stricter, given which `oneOf` sites are flattened.
+/// stricter, given which `oneOf` sites are flattened. Recursion is bounded: the document passed
+/// the depth check of the well-formedness pass, and every step descends one JSON level.
 fn walk(
     document: &Value,
     draft: Draft,
     identified: &FastMap<String, Identified>,
 ) -> FastSet<String> {
-    let mut sites = FastSet::default();
-    // Pointers already walked frozen (roots of frozen subtrees reached through `$ref`).
+    let mut walk = Walk {
+        draft,
+        identified,
+        sites: FastSet::default(),
+        pending: Vec::new(),
+    };
+    // One pointer buffer for the whole walk: each step appends its tokens and truncates them.
+    let mut ptr = String::new();
+    walk.node(document, &mut ptr, false);
+    // Definitions a frozen place references are frozen too, wherever else they are used; each
+    // is walked frozen once.
     let mut frozen_roots: FastSet<String> = FastSet::default();
-    let mut stack: Vec<(&Value, String, bool)> = vec![(document, String::new(), false)];
-    let mut pending: Vec<String> = Vec::new();
-    loop {
-        while let Some((node, ptr, frozen)) = stack.pop() {
-            let Value::Object(map) = node else { continue };
-            let union_here = keywords::has(map, "oneOf") || keywords::has(map, "anyOf");
-            if frozen && union_here {
-                sites.insert(ptr.clone());
-            }
-            if frozen
-                && let Some(target) = keywords::get(map, "$ref")
-                    .and_then(Value::as_str)
-                    .and_then(pointer::local_ref)
-            {
-                pending.push(target);
-            }
-            let exclusive = !frozen
-                && keywords::has(map, "oneOf")
-                && !matches!(identified.get(&ptr), Some(Identified::Union(_)));
-            let max_contains = keywords::has(map, "maxContains");
-            keywords::subschemas(map, |place, child| {
-                let keyword = place.keyword();
-                if !draft.knows(keyword) {
-                    return;
-                }
-                let freezes = matches!(keyword, "not" | "if")
-                    || (keyword == "oneOf" && exclusive)
-                    || (keyword == "contains" && max_contains);
-                let mut child_ptr = ptr.clone();
-                place.push_onto(&mut child_ptr);
-                stack.push((child, child_ptr, frozen || freezes));
-            });
-        }
-        // Definitions a frozen place references are frozen too, wherever else they are used.
-        let Some(target) = pending.pop() else { break };
-        if frozen_roots.insert(target.clone())
-            && let Some(node) = pointer::get(document, &target)
+    while let Some(target) = walk.pending.pop() {
+        if let Some(node) = pointer::get(document, &target)
+            && frozen_roots.insert(target.clone())
         {
-            stack.push((node, target, true));
+            let mut ptr = target;
+            walk.node(node, &mut ptr, true);
         }
     }
-    sites
+    walk.sites
+}
+
+/// The state of one [`walk`].
+struct Walk<'w> {
+    draft: Draft,
+    identified: &'w FastMap<String, Identified>,
+    /// The frozen union sites found.
+    sites: FastSet<String>,
+    /// The targets of references met in a frozen place, to walk frozen.
+    pending: Vec<String>,
+}
+
+impl Walk<'_> {
+    fn node(&mut self, node: &Value, ptr: &mut String, frozen: bool) {
+        let Value::Object(map) = node else { return };
+        let union_here = keywords::has(map, "oneOf") || keywords::has(map, "anyOf");
+        if frozen && union_here {
+            self.sites.insert(ptr.clone());
+        }
+        if frozen
+            && let Some(target) = keywords::get(map, "$ref")
+                .and_then(Value::as_str)
+                .and_then(pointer::local_ref)
+        {
+            self.pending.push(target);
+        }
+        let exclusive = !frozen
+            && keywords::has(map, "oneOf")
+            && !matches!(
+                self.identified.get(ptr.as_str()),
+                Some(Identified::Union(_))
+            );
+        let max_contains = keywords::has(map, "maxContains");
+        let draft = self.draft;
+        keywords::subschemas(map, |place, child| {
+            let keyword = place.keyword();
+            if !draft.knows(keyword) {
+                return;
+            }
+            let freezes = matches!(keyword, "not" | "if")
+                || (keyword == "oneOf" && exclusive)
+                || (keyword == "contains" && max_contains);
+            let len = ptr.len();
+            place.push_onto(ptr);
+            self.node(child, ptr, frozen || freezes);
+            ptr.truncate(len);
+        });
+    }
 }
 
 #[cfg(test)]

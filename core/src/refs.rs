@@ -75,14 +75,14 @@ fn detect(document: &Value, declared: Draft) -> Detected {
         let Value::Object(map) = node else { continue };
         if needs_uri_resolution(map, is_root, id_keyword)
             || (root_has_id
-                && map
-                    .get("$ref")
+                && keywords::get(map, "$ref")
                     .and_then(Value::as_str)
                     .is_some_and(|r| !r.starts_with('#')))
         {
             found.needs = true;
         }
-        if map.contains_key("oneOf") || map.contains_key("anyOf") {
+        // `keywords::has`, not the map's own lookup (SipHash): this runs for every node.
+        if keywords::has(map, "oneOf") || keywords::has(map, "anyOf") {
             found.has_union = true;
         }
         if found.needs && found.has_union {

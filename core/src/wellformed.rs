@@ -5,6 +5,7 @@ use serde_json::{Map, Value};
 
 use crate::draft::Draft;
 use crate::error::{Error, ErrorKind};
+use crate::fasthash::FastSet;
 use crate::keywords::{self, Slot};
 use crate::parse::check_depth;
 use crate::pointer;
@@ -40,7 +41,8 @@ pub(crate) fn check(document: &Value) -> Result<Facts, Error> {
         ..Facts::default()
     };
     let mut ptr = String::new();
-    walk(document, document, &mut ptr, &mut facts)?;
+    let mut resolved = FastSet::default();
+    walk(document, document, &mut ptr, &mut facts, &mut resolved)?;
     match facts.unresolved.take() {
         Some(e) if !facts.uses_uri_resolution => Err(e),
         _ => Ok(facts),
@@ -59,7 +61,15 @@ fn wrong(ptr: &str, keyword: &str, expected: &'static str) -> Error {
 
 /// `ptr` is one buffer reused for the whole walk: each step appends its tokens and truncates
 /// them afterwards, so no pointer is allocated unless an error needs it.
-fn walk(document: &Value, node: &Value, ptr: &mut String, facts: &mut Facts) -> Result<(), Error> {
+/// `resolved` holds the local references already resolved (a document refers to a few
+/// definitions from many places: each is looked up once).
+fn walk<'d>(
+    document: &'d Value,
+    node: &'d Value,
+    ptr: &mut String,
+    facts: &mut Facts,
+    resolved: &mut FastSet<&'d str>,
+) -> Result<(), Error> {
     let map = match node {
         Value::Bool(_) => return Ok(()),
         Value::Object(map) => map,
@@ -70,7 +80,7 @@ fn walk(document: &Value, node: &Value, ptr: &mut String, facts: &mut Facts) -> 
     {
         facts.uses_uri_resolution = true;
     }
-    check_keywords(document, map, ptr, facts)?;
+    check_keywords(document, map, ptr, facts, resolved)?;
     if keywords::has(map, "oneOf") || keywords::has(map, "anyOf") {
         facts.union_sites.push(ptr.clone());
     }
@@ -81,18 +91,19 @@ fn walk(document: &Value, node: &Value, ptr: &mut String, facts: &mut Facts) -> 
         if result.is_ok() && draft.knows(place.keyword()) {
             let len = ptr.len();
             place.push_onto(ptr);
-            result = walk(document, child, ptr, facts);
+            result = walk(document, child, ptr, facts, resolved);
             ptr.truncate(len);
         }
     });
     result
 }
 
-fn check_keywords(
-    document: &Value,
-    map: &Map<String, Value>,
+fn check_keywords<'d>(
+    document: &'d Value,
+    map: &'d Map<String, Value>,
     ptr: &str,
     facts: &mut Facts,
+    resolved: &mut FastSet<&'d str>,
 ) -> Result<(), Error> {
     for (keyword, value) in map {
         match keyword.as_str() {
@@ -117,6 +128,9 @@ fn check_keywords(
                 let Value::String(reference) = value else {
                     return Err(wrong(ptr, keyword, "a string"));
                 };
+                if resolved.contains(reference.as_str()) {
+                    continue;
+                }
                 if let Some(target) = pointer::local_ref(reference) {
                     if pointer::get(document, &target).is_none() {
                         if facts.unresolved.is_none() {
@@ -130,6 +144,7 @@ fn check_keywords(
                         continue;
                     }
                     facts.ref_targets.insert(target);
+                    resolved.insert(reference);
                 }
             }
             "unevaluatedProperties" => facts.uses_unevaluated = true,

@@ -32,7 +32,6 @@ impl Projector<'_> {
             ids,
             counts: FastMap::default(),
             inner: FastMap::default(),
-            rewritten: FastMap::default(),
             names: FastMap::default(),
             defs: Vec::new(),
             taken: taken_names(self.document, out),
@@ -93,8 +92,6 @@ struct Hoist<'s> {
     counts: FastMap<usize, usize>,
     /// Group → the identities inside its join and how often each stands there.
     inner: FastMap<usize, Vec<(usize, usize)>>,
-    /// Group → its join with the places inside it hoisted or put back.
-    rewritten: FastMap<usize, Map<String, Value>>,
     /// Identity → the `$ref` of its definition.
     names: FastMap<usize, String>,
     defs: Vec<(String, Value)>,
@@ -147,18 +144,16 @@ impl Hoist<'_> {
     }
 
     /// Group `c`'s join with what stands inside it rewritten (the same at every place: what it
-    /// holds is counted and named the same everywhere).
+    /// holds is counted and named the same everywhere). It is written out once per group: where
+    /// the join stands twice or more its first place defines it and the others refer to it, and
+    /// where it stands once there is no other place.
     fn rewritten_body(&mut self, c: usize) -> Map<String, Value> {
-        if let Some(body) = self.rewritten.get(&c) {
-            return body.clone();
-        }
         let mut body = self
             .groups
             .get(c)
             .and_then(|g| g.body.clone())
             .unwrap_or_default();
         keywords::subschemas_mut(&mut body, |_, child| self.rewrite(child));
-        self.rewritten.insert(c, body.clone());
         body
     }
 
@@ -175,7 +170,7 @@ impl Hoist<'_> {
             let full = if self.hoists(c) && self.names.contains_key(&c) {
                 std::mem::take(map)
             } else {
-                with_body(map, &self.rewritten_body(c))
+                with_body(map, self.rewritten_body(c))
             };
             *map = self.hoisted(c, group, full);
             return;
@@ -207,6 +202,18 @@ impl Hoist<'_> {
         if !self.hoists(id) {
             return full;
         }
+        // The site keeps its own annotations; the rest is the definition's body, moved into the
+        // definition the first time and dropped after.
+        let mut annotations = Vec::new();
+        let mut body = Map::new();
+        let defined = self.names.contains_key(&id);
+        for (k, v) in full {
+            if is_site_annotation(&k) {
+                annotations.push((k, v));
+            } else if !defined {
+                body.insert(k, v);
+            }
+        }
         let reference = match self.names.get(&id) {
             Some(reference) => reference.clone(),
             None => {
@@ -221,11 +228,6 @@ impl Hoist<'_> {
                     })
                     .expect("an unused name");
                 self.taken.insert(name.clone());
-                let body: Map<String, Value> = full
-                    .iter()
-                    .filter(|(k, _)| !is_site_annotation(k))
-                    .map(|(k, v)| (k.clone(), v.clone()))
-                    .collect();
                 let reference =
                     pointer::to_ref(&pointer::push(&pointer::push("", self.container), &name));
                 self.defs.push((name, Value::Object(body)));
@@ -238,13 +240,9 @@ impl Hoist<'_> {
                 .entry(g)
                 .or_insert_with(|| reference.clone());
         }
-        let mut site = Map::new();
+        let mut site = Map::with_capacity(1 + annotations.len());
         site.insert("$ref".into(), Value::String(reference));
-        for (k, v) in full {
-            if is_site_annotation(&k) {
-                site.insert(k, v);
-            }
-        }
+        site.extend(annotations);
         site
     }
 }

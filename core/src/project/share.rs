@@ -291,7 +291,7 @@ impl Projector<'_> {
         let Some((body, g)) = self.placeholder_body(map) else {
             return value;
         };
-        let mut out = with_body(map, body);
+        let mut out = with_body(map, body.iter().map(|(k, v)| (k.clone(), v.clone())));
         out.insert(MARK.into(), Value::from(g));
         Value::Object(out)
     }
@@ -417,16 +417,24 @@ pub(super) fn place_of(map: &Map<String, Value>) -> Option<usize> {
 
 /// The placeholder `map` with its join `body` in place: the join's keywords where the place
 /// stands (after `type`), the placeholder's own keywords (its annotations, as the enclosing
-/// joins left them) where they are; place and mark dropped.
-pub(super) fn with_body(map: &Map<String, Value>, body: &Map<String, Value>) -> Map<String, Value> {
-    let mut out = Map::with_capacity(map.len() + body.len());
+/// joins left them) where they are; place and mark dropped. `body` is taken by its entries, so
+/// an owned join moves in without a copy.
+pub(super) fn with_body(
+    map: &Map<String, Value>,
+    body: impl IntoIterator<Item = (String, Value)>,
+) -> Map<String, Value> {
+    let mut out = Map::with_capacity(map.len());
+    let mut body = Some(body);
     for (k, v) in map {
         match k.as_str() {
-            PLACE => out.extend(
-                body.iter()
-                    .filter(|(k, _)| k.as_str() != "type" || !keywords::has(map, "type"))
-                    .map(|(k, v)| (k.clone(), v.clone())),
-            ),
+            PLACE => {
+                if let Some(body) = body.take() {
+                    out.extend(
+                        body.into_iter()
+                            .filter(|(k, _)| k.as_str() != "type" || !keywords::has(map, "type")),
+                    );
+                }
+            }
             MARK => {}
             _ => {
                 out.insert(k.clone(), v.clone());

@@ -52,13 +52,14 @@ pub(crate) struct Definition {
 }
 
 impl UnionContext<'_> {
-    /// `"a"`, `"a" or "b"`, `"a", "b" or "c"`: the literals of the given branches.
-    fn values_of(&self, branches: &[usize]) -> String {
+    /// Writes `"a"`, `"a" or "b"`, `"a", "b" or "c"`: the literals of the given branches.
+    fn write_values_of(&self, out: &mut String, branches: &[usize]) {
         // The common case, one branch with one literal, without a set or a list.
         if let [b] = branches
             && let [v] = self.literals[*b].as_slice()
         {
-            return v.to_string();
+            write_json(out, v);
+            return;
         }
         // Literals equal by value are listed once. A string's key is the string itself (its
         // `literal_key` is it quoted, and no other kind's key is a quoted string), so the usual
@@ -69,7 +70,7 @@ impl UnionContext<'_> {
             Other(String),
         }
         let mut seen = FastSet::default();
-        let texts: Vec<String> = branches
+        let listed: Vec<&Value> = branches
             .iter()
             .flat_map(|&b| self.literals[b].iter())
             .filter(|v| {
@@ -78,32 +79,44 @@ impl UnionContext<'_> {
                     other => Seen::Other(literal_key(other)),
                 })
             })
-            .map(|v| serde_json::to_string(v).unwrap_or_default())
             .collect();
-        let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
-        or_list(&texts)
+        write_or_list(out, listed.len(), |out, i| write_json(out, listed[i]));
     }
 
-    /// `kind is "a"`; without a discriminator (SPEC §2.9), `the value has the form "Circle"` or
-    /// `the value has the form 1 or 2`.
-    fn when(&self, branches: &[usize]) -> String {
+    /// Writes `kind is "a"`; without a discriminator (SPEC §2.9), `the value has the form
+    /// "Circle"` or `the value has the form 1 or 2`.
+    fn write_when(&self, out: &mut String, branches: &[usize]) {
         match self.discriminator {
-            Some(d) => format!("{d} is {}", self.values_of(branches)),
+            Some(d) => {
+                out.push_str(d);
+                out.push_str(" is ");
+                self.write_values_of(out, branches);
+            }
             None => {
-                let labels: Vec<&str> = branches.iter().map(|&b| self.labels[b].as_str()).collect();
-                format!("the value has the form {}", or_list(&labels))
+                out.push_str("the value has the form ");
+                write_or_list(out, branches.len(), |out, i| {
+                    out.push_str(&self.labels[branches[i]]);
+                });
             }
         }
     }
 }
 
-/// `a`, `a or b`, `a, b or c`.
-fn or_list(texts: &[&str]) -> String {
-    match texts {
-        [] => String::new(),
-        [one] => (*one).to_owned(),
-        [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
+/// Writes `n` items as `a`, `a or b`, `a, b or c`.
+fn write_or_list(out: &mut String, n: usize, mut item: impl FnMut(&mut String, usize)) {
+    for i in 0..n {
+        if i > 0 {
+            out.push_str(if i + 1 == n { " or " } else { ", " });
+        }
+        item(out, i);
     }
+}
+
+/// Writes a value as compact JSON text (what `serde_json::to_string` writes).
+fn write_json(out: &mut String, value: &Value) {
+    use std::fmt::Write as _;
+    // Writing into a `String` cannot fail.
+    let _ = write!(out, "{value}");
 }
 
 /// Removes the top-level `title` and `description` of a schema, returning them.
@@ -126,12 +139,13 @@ fn hoist(schema: &mut Value) -> (Option<Value>, Option<String>) {
     }
 }
 
-fn sentence(text: &str) -> String {
+/// Writes `text` as a sentence: trailing space trimmed, a full stop added unless it ends with
+/// one (or `!`, `?`, `:`) or is empty.
+fn write_sentence(out: &mut String, text: &str) {
     let t = text.trim_end();
-    if t.ends_with(['.', '!', '?', ':']) || t.is_empty() {
-        t.to_owned()
-    } else {
-        format!("{t}.")
+    out.push_str(t);
+    if !(t.ends_with(['.', '!', '?', ':']) || t.is_empty()) {
+        out.push('.');
     }
 }
 
@@ -157,13 +171,18 @@ fn joined_description(ctx: &UnionContext<'_>, texts: &[(usize, Option<String>)])
     if groups.is_empty() {
         return None;
     }
-    Some(
-        groups
-            .iter()
-            .map(|(text, branches)| format!("When {}: {}", ctx.when(branches), sentence(text)))
-            .collect::<Vec<_>>()
-            .join(" "),
-    )
+    // One text written in place: `When kind is "a": …. When kind is "b": ….`
+    let mut out = String::new();
+    for (i, (text, branches)) in groups.iter().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        out.push_str("When ");
+        ctx.write_when(&mut out, branches);
+        out.push_str(": ");
+        write_sentence(&mut out, text);
+    }
+    Some(out)
 }
 
 /// Whether a schema is a pure `anyOf`/`oneOf` wrapper ([`keywords::wrapper_members`]).
@@ -241,26 +260,40 @@ pub(crate) fn join_property(
         _ => None,
     };
     let mut description = joined_description(ctx, &texts);
-    let mut hints = Vec::new();
     let partial = defining.len() < branch_count && !defining.is_empty();
     let conditional = !required_by_all && !requiring.is_empty();
-    if partial && conditional && requiring == defining {
-        hints.push(format!(
-            "Only used, and then required, when {}.",
-            ctx.when(&defining)
-        ));
-    } else {
-        if partial {
-            hints.push(format!("Only used when {}.", ctx.when(&defining)));
+    let both = partial && conditional && requiring == defining;
+    if partial || conditional {
+        // The description as a sentence, then the hints, each part after a space.
+        let mut text = String::new();
+        let mut parts = 0;
+        let mut part = |text: &mut String| {
+            if parts > 0 {
+                text.push(' ');
+            }
+            parts += 1;
+        };
+        if let Some(d) = &description {
+            part(&mut text);
+            write_sentence(&mut text, d);
         }
-        if conditional {
-            hints.push(format!("Required when {}.", ctx.when(&requiring)));
+        let mut hint = |text: &mut String, lead: &str, branches: &[usize]| {
+            part(text);
+            text.push_str(lead);
+            ctx.write_when(text, branches);
+            text.push('.');
+        };
+        if both {
+            hint(&mut text, "Only used, and then required, when ", &defining);
+        } else {
+            if partial {
+                hint(&mut text, "Only used when ", &defining);
+            }
+            if conditional {
+                hint(&mut text, "Required when ", &requiring);
+            }
         }
-    }
-    if !hints.is_empty() {
-        let mut parts: Vec<String> = description.iter().map(|d| sentence(d)).collect();
-        parts.extend(hints);
-        description = Some(parts.join(" "));
+        description = Some(text);
     }
     if ctx.faults.first_wins {
         alternatives.truncate(1);

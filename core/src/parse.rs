@@ -15,16 +15,16 @@ pub const MAX_DEPTH: usize = 127;
 /// Parses JSON text. Syntax errors report line and column; nesting deeper than [`MAX_DEPTH`]
 /// reports the JSON pointer of the first container past the limit.
 pub fn parse(bytes: &[u8]) -> Result<Value, Error> {
-    // The cheap scan (no allocation, no pointer) runs on every input; only a document that is too
-    // deep pays for the scan that names the pointer. After it, `serde_json` (whose own recursion
-    // limit is the same depth) cannot recurse deeper than MAX_DEPTH, so the parsed value needs no
-    // second depth walk.
-    if exceeds_max_depth(bytes)
-        && let Some(pointer) = too_deep_in_text(bytes)
-    {
-        return Err(Error::new(pointer, ErrorKind::TooDeep { limit: MAX_DEPTH }));
-    }
+    // `serde_json`'s own recursion limit is the same depth: text it parses nests no deeper than
+    // MAX_DEPTH, so a parsed value needs no depth check. Only text it refuses is scanned, the
+    // cheap scan first (no allocation, no pointer), then the one that names the pointer. The
+    // answers are those of scanning first: on text `serde_json` accepts, the scan finds nothing.
     serde_json::from_slice(bytes).map_err(|e| {
+        if exceeds_max_depth(bytes)
+            && let Some(pointer) = too_deep_in_text(bytes)
+        {
+            return Error::new(pointer, ErrorKind::TooDeep { limit: MAX_DEPTH });
+        }
         Error::new(
             "",
             ErrorKind::NotJson {
@@ -37,8 +37,8 @@ pub fn parse(bytes: &[u8]) -> Result<Value, Error> {
 }
 
 /// Whether the JSON text nests arrays and objects deeper than [`MAX_DEPTH`] anywhere, skipping
-/// string contents. A byte loop with no allocation: it runs on every input, so it must cost a small
-/// fraction of the parse.
+/// string contents. A byte loop with no allocation: it runs on the text `serde_json` refuses, to
+/// tell nesting past the limit from other errors.
 fn exceeds_max_depth(bytes: &[u8]) -> bool {
     let mut depth = 0usize;
     let mut i = 0;
@@ -310,6 +310,18 @@ mod tests {
     fn at_the_limit_parses() {
         let text = format!("{}{}", "[".repeat(MAX_DEPTH), "]".repeat(MAX_DEPTH));
         assert!(parse(text.as_bytes()).is_ok());
+    }
+
+    /// `parse` scans for depth only when `serde_json` refuses the text: that is sound only while
+    /// its recursion limit is MAX_DEPTH, so one level more must be refused by `serde_json` itself.
+    #[test]
+    fn serde_json_refuses_one_level_past_the_limit() {
+        let depth = MAX_DEPTH + 1;
+        let text = format!("{}{}", "[".repeat(depth), "]".repeat(depth));
+        assert!(serde_json::from_slice::<Value>(text.as_bytes()).is_err());
+        let err = parse(text.as_bytes()).expect_err("too deep");
+        assert_eq!(err.kind, ErrorKind::TooDeep { limit: MAX_DEPTH });
+        assert_eq!(err.pointer, "/0".repeat(MAX_DEPTH));
     }
 
     #[test]

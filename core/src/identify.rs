@@ -4,6 +4,7 @@
 use crate::fasthash::{FastMap, FastSet};
 
 use serde_json::{Map, Value};
+use smallvec::{SmallVec, smallvec};
 
 use crate::canonical::literal_key;
 use crate::diagnostics::SkipReason;
@@ -119,11 +120,15 @@ pub(crate) struct PartView<'a> {
     pub origin: usize,
 }
 
+/// A property's definitions in one branch, one per part that declares it, each with the index
+/// of its part: almost always one, held inline.
+pub(crate) type Definitions<'a> = SmallVec<[(usize, &'a Value); 1]>;
+
 /// A branch folded from its parts.
 pub(crate) struct Folded<'a> {
     /// Property names in first-appearance order, each with its definitions (one per part) and
     /// the index of the part that holds each.
-    pub properties: Vec<(&'a str, Vec<(usize, &'a Value)>)>,
+    pub properties: Vec<(&'a str, Definitions<'a>)>,
     /// Required names, first-appearance order, no repeats.
     pub required: Vec<&'a str>,
     /// Whether the branch accepts no key beyond its folded `properties` (SPEC §2.5).
@@ -134,8 +139,10 @@ pub(crate) struct Folded<'a> {
 
 /// Folds parts into one object view.
 pub(crate) fn fold<'a>(parts: &[PartView<'a>], draft: Draft) -> Folded<'a> {
-    let mut properties: Vec<(&'a str, Vec<(usize, &'a Value)>)> = Vec::new();
-    let mut index: FastMap<&'a str, usize> = FastMap::default();
+    let mut properties: Vec<(&'a str, Definitions<'a>)> = Vec::new();
+    // The names' positions, made when a second part declares properties (one object's names are
+    // distinct: the first part's need no index).
+    let mut index: Option<FastMap<&'a str, usize>> = None;
     let mut required: Vec<&'a str> = Vec::new();
     let mut required_seen: FastSet<&'a str> = FastSet::default();
     let mut types = Kinds::Unprovable;
@@ -145,21 +152,37 @@ pub(crate) fn fold<'a>(parts: &[PartView<'a>], draft: Draft) -> Folded<'a> {
     for part in parts {
         let map = part.map;
         if let Some(Value::Object(props)) = keywords::get(map, "properties") {
-            for (name, schema) in props {
-                match index.get(name.as_str()) {
-                    Some(&i) => properties[i].1.push((part.origin, schema)),
-                    None => {
-                        index.insert(name, properties.len());
-                        properties.push((name, vec![(part.origin, schema)]));
+            if properties.is_empty() && index.is_none() {
+                properties.reserve(props.len());
+                for (name, schema) in props {
+                    properties.push((name, smallvec![(part.origin, schema)]));
+                }
+                // An empty first `properties` still needs the index for what follows.
+                if properties.is_empty() {
+                    index = Some(FastMap::default());
+                }
+            } else {
+                let index = index.get_or_insert_with(|| {
+                    properties
+                        .iter()
+                        .enumerate()
+                        .map(|(i, (name, _))| (*name, i))
+                        .collect()
+                });
+                for (name, schema) in props {
+                    match index.get(name.as_str()) {
+                        Some(&i) => properties[i].1.push((part.origin, schema)),
+                        None => {
+                            index.insert(name, properties.len());
+                            properties.push((name, smallvec![(part.origin, schema)]));
+                        }
                     }
                 }
             }
         }
         if let Some(Value::Array(names)) = keywords::get(map, "required") {
             for name in names.iter().filter_map(Value::as_str) {
-                if required_seen.insert(name) {
-                    required.push(name);
-                }
+                push_unique(&mut required, &mut required_seen, name);
             }
         }
         if let Some(t) = keywords::get(map, "type") {
@@ -201,6 +224,24 @@ pub(crate) fn fold<'a>(parts: &[PartView<'a>], draft: Draft) -> Folded<'a> {
         required,
         closed: closed_by_additional || (unevaluated_false && !evaluates_more),
         object_only,
+    }
+}
+
+/// Appends `name` to `list` unless it is there: a scan while the list is short, a set (filled on
+/// the way) once it is not.
+fn push_unique<'a>(list: &mut Vec<&'a str>, seen: &mut FastSet<&'a str>, name: &'a str) {
+    const SCAN: usize = 16;
+    if list.len() < SCAN {
+        if !list.contains(&name) {
+            list.push(name);
+        }
+        return;
+    }
+    if seen.is_empty() {
+        seen.extend(list.iter().copied());
+    }
+    if seen.insert(name) {
+        list.push(name);
     }
 }
 
@@ -630,9 +671,8 @@ fn projected_view(folded: &[Folded<'_>], document: &Value) -> Map<String, Value>
 /// a `$ref`) in quotes, else its position counted from 1: hints read `the value has the form
 /// "Circle"`, `the value has the form 1 or 2`.
 fn label(member: &Value, document: &Value, index: usize) -> String {
-    member
-        .get("title")
-        .or_else(|| resolve(member, document).and_then(|m| m.get("title")))
+    keywords::get_in(member, "title")
+        .or_else(|| resolve(member, document).and_then(|m| keywords::get_in(m, "title")))
         .and_then(Value::as_str)
         .map_or_else(|| (index + 1).to_string(), |t| format!("\"{t}\""))
 }

@@ -123,7 +123,16 @@ fn write_json(out: &mut String, value: &Value) {
 fn hoist(schema: &mut Value) -> (Option<Value>, Option<String>) {
     match schema {
         Value::Object(map) => {
-            let title = map.remove("title");
+            // The map's own lookups hash with SipHash; most definitions have neither keyword,
+            // which `keywords::has` tells by a scan.
+            let title = if keywords::has(map, "title") {
+                map.remove("title")
+            } else {
+                None
+            };
+            if !keywords::has(map, "description") {
+                return (title, None);
+            }
             let description = match map.remove("description") {
                 Some(Value::String(s)) => Some(s),
                 Some(other) => {

@@ -303,12 +303,19 @@ fn index_definitions(
         by_name: FastMap::default(),
     };
     for (b, f) in branches.iter().enumerate() {
+        let mut taken: Vec<Option<TakenProperties>> = projected[b]
+            .iter_mut()
+            .map(|part| match part {
+                Some(Value::Object(part)) => Some(TakenProperties::new(part)),
+                _ => None,
+            })
+            .collect();
         for (name, origins) in &f.properties {
             let schemas: Vec<Value> = origins
                 .iter()
-                .map(|&o| match &mut projected[b][o] {
-                    Some(Value::Object(part)) => take_property(part, name),
-                    _ => sibling_property(siblings, name),
+                .map(|&o| match &mut taken[o] {
+                    Some(part) => part.take(name),
+                    None => sibling_property(siblings, name),
                 })
                 .collect();
             let definition = Definition {
@@ -407,11 +414,58 @@ fn catch_all(views: &[PartView<'_>]) -> Vec<CatchAll> {
         .collect()
 }
 
-/// Moves a property's schema out of a projected part (the part is not used again).
-fn take_property(part: &mut Map<String, Value>, name: &str) -> Value {
-    part.get_mut("properties")
-        .and_then(|p| p.get_mut(name))
-        .map_or(Value::Bool(true), Value::take)
+/// A projected part's `properties`, taken out of it (the part is not used again) so that each
+/// definition moves out once. The branch's folded names come in the part's own order when it is
+/// the only part that declares them (the common case): each is then the next entry, found by one
+/// comparison, not by the map's lookup (SipHash); an index is made the first time one is not.
+struct TakenProperties {
+    entries: Vec<(String, Option<Value>)>,
+    next: usize,
+    index: Option<FastMap<String, usize>>,
+}
+
+impl TakenProperties {
+    fn new(part: &mut Map<String, Value>) -> TakenProperties {
+        let entries = match keywords::has(part, "properties")
+            .then(|| part.remove("properties"))
+            .flatten()
+        {
+            Some(Value::Object(properties)) => {
+                properties.into_iter().map(|(k, v)| (k, Some(v))).collect()
+            }
+            _ => Vec::new(),
+        };
+        TakenProperties {
+            entries,
+            next: 0,
+            index: None,
+        }
+    }
+
+    /// Moves the schema of property `name` out (`true` where the part does not declare it).
+    fn take(&mut self, name: &str) -> Value {
+        let at = match self.entries.get(self.next) {
+            Some((next, _)) if next == name => {
+                self.next += 1;
+                Some(self.next - 1)
+            }
+            _ => {
+                let entries = &self.entries;
+                self.index
+                    .get_or_insert_with(|| {
+                        entries
+                            .iter()
+                            .enumerate()
+                            .map(|(i, (k, _))| (k.clone(), i))
+                            .collect()
+                    })
+                    .get(name)
+                    .copied()
+            }
+        };
+        at.and_then(|i| self.entries[i].1.take())
+            .unwrap_or(Value::Bool(true))
+    }
 }
 
 /// A copy of a sibling property (siblings are shared by every branch).

@@ -7,6 +7,7 @@ use serde_json::{Map, Value};
 
 use crate::canonical::{self, KeyOptions, literal_key};
 use crate::draft::Draft;
+use crate::identify::Branch;
 use crate::keywords;
 use crate::kinds::{Kind, Kinds, kinds_of};
 use crate::widen::{self, WidenFaults};
@@ -26,10 +27,8 @@ pub(crate) struct JoinFaults {
 pub(crate) struct UnionContext<'a> {
     /// The discriminator's name (`None`: a union joined without one, SPEC §2.9).
     pub discriminator: Option<&'a str>,
-    /// Each branch's discriminator literals.
-    pub literals: &'a [Vec<Value>],
-    /// Each branch's name in hints when there is no discriminator (its title, else its position).
-    pub labels: &'a [String],
+    /// The union's branches: each one's discriminator literals, and its name in hints.
+    pub branches: &'a [Branch],
     /// The original document (kinds resolve `$ref` against it).
     pub document: &'a Value,
     /// The draft the document is read by.
@@ -56,7 +55,7 @@ impl UnionContext<'_> {
     fn write_values_of(&self, out: &mut String, branches: &[usize]) {
         // The common case, one branch with one literal, without a set or a list.
         if let [b] = branches
-            && let [v] = self.literals[*b].as_slice()
+            && let [v] = self.branches[*b].literals.as_slice()
         {
             write_json(out, v);
             return;
@@ -72,7 +71,7 @@ impl UnionContext<'_> {
         let mut seen = FastSet::default();
         let listed: Vec<&Value> = branches
             .iter()
-            .flat_map(|&b| self.literals[b].iter())
+            .flat_map(|&b| self.branches[b].literals.iter())
             .filter(|v| {
                 seen.insert(match v {
                     Value::String(s) => Seen::Text(s),
@@ -95,7 +94,7 @@ impl UnionContext<'_> {
             None => {
                 out.push_str("the value has the form ");
                 write_or_list(out, branches.len(), |out, i| {
-                    out.push_str(&self.labels[branches[i]]);
+                    out.push_str(&self.branches[branches[i]].label);
                 });
             }
         }
@@ -394,13 +393,13 @@ pub(crate) fn join_discriminator(
     let take = if ctx.faults.enum_first_branch {
         1
     } else {
-        ctx.literals.len()
+        ctx.branches.len()
     };
     let values: Vec<Value> = ctx
-        .literals
+        .branches
         .iter()
         .take(take)
-        .flatten()
+        .flat_map(|b| b.literals.iter())
         .filter(|v| seen.insert(literal_key(v)))
         .cloned()
         .collect();

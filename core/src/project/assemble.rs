@@ -43,14 +43,11 @@ impl Projector<'_> {
         let permissive = self.options.open_branches == OpenBranches::Permissive;
         let draft = Draft::of(self.document);
         let branches = fold_branches(&union, &projected, &siblings, draft, permissive);
-        let literals: Vec<Vec<Value>> = union.branches.iter().map(|b| b.literals.clone()).collect();
-        let labels: Vec<String> = union.branches.iter().map(|b| b.label.clone()).collect();
         let sharing = self.sharing.as_ref();
         let bodies = move |c: usize| sharing?.groups.get(c)?.body.as_ref();
         let ctx = UnionContext {
             discriminator: d,
-            literals: &literals,
-            labels: &labels,
+            branches: &union.branches,
             document: self.document,
             draft,
             faults: self.faults,
@@ -145,12 +142,25 @@ struct BranchFacts {
     properties: Vec<(String, Vec<usize>)>,
     /// Required names in order (the flat `required` keeps this order)…
     required_list: Vec<String>,
-    /// …and as a set.
-    required: FastSet<String>,
+    /// …and as a set, where the list is too long to scan.
+    required: Option<FastSet<String>>,
     closed: bool,
     /// Per part: its `patternProperties` and typed `additionalProperties` (permissive only).
     catch_all: Vec<CatchAll>,
     description: Option<String>,
+}
+
+/// Up to this many required names, a branch's list is scanned rather than hashed.
+const REQUIRED_SCAN: usize = 16;
+
+impl BranchFacts {
+    /// Whether the branch requires `name`.
+    fn requires(&self, name: &str) -> bool {
+        match &self.required {
+            Some(set) => set.contains(name),
+            None => self.required_list.iter().any(|r| r == name),
+        }
+    }
 }
 
 /// Folds each projected branch (`identify::fold`), keeping only owned facts so the definitions
@@ -217,7 +227,8 @@ fn branch_facts(views: &[PartView<'_>], draft: Draft, permissive: bool) -> Branc
             .map(|(name, defs)| ((*name).to_owned(), defs.iter().map(|(o, _)| *o).collect()))
             .collect(),
         required_list: folded.required.iter().map(|r| (*r).to_owned()).collect(),
-        required: folded.required.iter().map(|r| (*r).to_owned()).collect(),
+        required: (folded.required.len() > REQUIRED_SCAN)
+            .then(|| folded.required.iter().map(|r| (*r).to_owned()).collect()),
         closed: folded.closed,
         catch_all: if permissive && !folded.closed {
             catch_all(views)
@@ -245,7 +256,11 @@ fn property_counts(
     declared: usize,
 ) -> Vec<(&'static str, usize)> {
     let mut out = Vec::new();
-    let fewest = branches.iter().map(|b| b.required.len()).min().unwrap_or(0);
+    let fewest = branches
+        .iter()
+        .map(|b| b.required_list.len())
+        .min()
+        .unwrap_or(0);
     if fewest > flat_required {
         out.push(("minProperties", fewest));
     }
@@ -321,7 +336,7 @@ fn index_definitions(
             let definition = Definition {
                 branch: b,
                 schema: merge_definitions(schemas),
-                required: f.required.contains(name),
+                required: f.requires(name),
             };
             match index.by_name.get_mut(name) {
                 Some(defs) => defs.push(definition),

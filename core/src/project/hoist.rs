@@ -8,7 +8,7 @@
 use serde_json::{Map, Value};
 
 use super::Projector;
-use super::share::{Group, MARK, is_site_annotation, marked_key, place_of, with_body};
+use super::share::{MARK, is_site_annotation, marked_key, place_of, with_body};
 use crate::fasthash::{FastMap, FastSet};
 use crate::keywords;
 use crate::pointer;
@@ -17,7 +17,7 @@ impl Projector<'_> {
     /// Hoists the shared joins of `out` and removes every placeholder and mark; the diagnostics
     /// of the sites of a hoisted group (`sites_of`, by group) name the definition.
     pub(super) fn hoist_shared(&mut self, out: &mut Value, sites_of: &[Vec<String>]) {
-        let Some(sharing) = self.sharing.take() else {
+        let Some(mut sharing) = self.sharing.take() else {
             return;
         };
         // A key's identity is its first group, the one its placeholders name.
@@ -28,7 +28,7 @@ impl Projector<'_> {
             }
         }
         let mut hoist = Hoist {
-            groups: &sharing.groups,
+            bodies: sharing.groups.iter_mut().map(|g| g.body.take()).collect(),
             ids,
             counts: FastMap::default(),
             inner: FastMap::default(),
@@ -84,8 +84,10 @@ fn taken_names(document: &Value, out: &Value) -> FastSet<String> {
 /// One hoisting pass's state. A flat object's identity is its sharing key ([`marked_key`]),
 /// numbered: a group's join by its group (the first group of each key, which is the one its
 /// placeholders name), any other marked object after the groups.
-struct Hoist<'s> {
-    groups: &'s [Group],
+struct Hoist {
+    /// Each group's join, by group: read while the places are counted, then taken where it is
+    /// written out ([`Hoist::rewritten_body`]).
+    bodies: Vec<Option<Map<String, Value>>>,
     /// Sharing key → identity.
     ids: FastMap<String, usize>,
     /// Identity → the number of places it stands at, every join written out.
@@ -103,9 +105,9 @@ struct Hoist<'s> {
     next_name: usize,
 }
 
-impl Hoist<'_> {
+impl Hoist {
     fn id_of(&mut self, key: String) -> usize {
-        let next = self.groups.len() + self.ids.len();
+        let next = self.bodies.len() + self.ids.len();
         *self.ids.entry(key).or_insert(next)
     }
 
@@ -133,10 +135,12 @@ impl Hoist<'_> {
         if let Some(inner) = self.inner.get(&c) {
             return inner.clone();
         }
-        let groups = self.groups;
         let mut counts = FastMap::default();
-        if let Some(body) = groups.get(c).and_then(|g| g.body.as_ref()) {
-            keywords::subschemas(body, |_, child| self.count(child, &mut counts));
+        // Out of its slot while its places are counted (a join cannot hold its own placeholder:
+        // its group's join was finished before any placeholder of it was made).
+        if let Some(body) = self.bodies.get_mut(c).and_then(Option::take) {
+            keywords::subschemas(&body, |_, child| self.count(child, &mut counts));
+            self.bodies[c] = Some(body);
         }
         let inner: Vec<(usize, usize)> = counts.into_iter().collect();
         self.inner.insert(c, inner.clone());
@@ -144,14 +148,15 @@ impl Hoist<'_> {
     }
 
     /// Group `c`'s join with what stands inside it rewritten (the same at every place: what it
-    /// holds is counted and named the same everywhere). It is written out once per group: where
-    /// the join stands twice or more its first place defines it and the others refer to it, and
-    /// where it stands once there is no other place.
+    /// holds is counted and named the same everywhere). It is written out once per group, so it
+    /// is taken, not copied: where the join stands twice or more its first place defines it and
+    /// the others refer to it, and where it stands once there is no other place (a placeholder
+    /// inside a join counts once per place of that join, and the join is written out once).
     fn rewritten_body(&mut self, c: usize) -> Map<String, Value> {
         let mut body = self
-            .groups
-            .get(c)
-            .and_then(|g| g.body.clone())
+            .bodies
+            .get_mut(c)
+            .and_then(Option::take)
             .unwrap_or_default();
         keywords::subschemas_mut(&mut body, |_, child| self.rewrite(child));
         body

@@ -179,10 +179,19 @@ impl Repairer<'_, '_> {
             return Ok(());
         }
         group.repaired_at = Some(sites);
-        let Some(body) = group.body.clone() else {
+        let Some(body) = &group.body else {
             return Ok(());
         };
-        let mut body = Value::Object(body);
+        // A join without a `$ref` of its own has nothing to redirect but what the shared joins
+        // inside it hold: those are repaired in its order, without copying it.
+        let mut inner = Vec::new();
+        if !holds_ref(body, &mut inner) {
+            for d in inner {
+                self.rewrite_shared(d)?;
+            }
+            return Ok(());
+        }
+        let mut body = Value::Object(body.clone());
         self.rewrite(&mut body)?;
         if let Value::Object(body) = body
             && let Some(group) = self
@@ -207,6 +216,26 @@ impl Repairer<'_, '_> {
         self.new_defs.push((name.clone(), projected));
         Ok(name)
     }
+}
+
+/// Whether `map` or a subschema of it holds a `$ref`, not looking into the shared joins whose
+/// placeholders stand there: those are collected into `inner`, in order.
+fn holds_ref(map: &Map<String, Value>, inner: &mut Vec<usize>) -> bool {
+    if keywords::has(map, "$ref") {
+        return true;
+    }
+    let mut found = false;
+    keywords::subschemas(map, |_, child| {
+        if found {
+            return;
+        }
+        let Value::Object(child) = child else { return };
+        match share::place_of(child) {
+            Some(d) => inner.push(d),
+            None => found = holds_ref(child, inner),
+        }
+    });
+    found
 }
 
 /// Collects the local reference targets of every `$ref` in a value, reading a shared join's

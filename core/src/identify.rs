@@ -1,8 +1,9 @@
 //! Identification of discriminated unions (SPEC §1) and the folding of a branch's parts (local
 //! `$ref`, object-only `allOf`, sibling keywords of the union) into one object view.
 
-use crate::fasthash::{FastMap, FastSet};
+use std::rc::Rc;
 
+use crate::fasthash::{FastMap, FastSet};
 use serde_json::{Map, Value};
 use smallvec::{SmallVec, smallvec};
 
@@ -27,11 +28,12 @@ pub(crate) enum Part {
 pub(crate) struct Branch {
     /// Its parts, siblings first.
     pub parts: Vec<Part>,
-    /// Its discriminator literals, in order, without repeats (empty without a discriminator).
-    pub literals: Vec<Value>,
+    /// Its discriminator literals, in order, without repeats (empty without a discriminator);
+    /// shared with the identifications of the sites written alike ([`Union::rebased`]).
+    pub literals: Rc<[Value]>,
     /// Its name in hints when the union has no discriminator: the branch's `title`, else its
     /// position (SPEC §2.9).
-    pub label: String,
+    pub label: Rc<str>,
 }
 
 /// An identified union of objects: a discriminated union, or (SPEC §2.9) a union of object
@@ -557,8 +559,8 @@ fn identify_in(
         .enumerate()
         .map(|(i, ((parts, literals), member))| Branch {
             parts,
-            literals,
-            label: label(member, document, i),
+            literals: literals.into(),
+            label: label(member, document, i).into(),
         })
         .collect();
     let union = Union {

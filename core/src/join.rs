@@ -55,7 +55,7 @@ impl UnionContext<'_> {
     fn write_values_of(&self, out: &mut String, branches: &[usize]) {
         // The common case, one branch with one literal, without a set or a list.
         if let [b] = branches
-            && let [v] = self.branches[*b].literals.as_slice()
+            && let [v] = &*self.branches[*b].literals
         {
             write_json(out, v);
             return;

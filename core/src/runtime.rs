@@ -156,7 +156,7 @@ impl Runtime {
                     let mut branches = FastMap::default();
                     let mut literals = Vec::new();
                     for (i, b) in union.branches.iter().enumerate() {
-                        for v in &b.literals {
+                        for v in b.literals.iter() {
                             branches.insert(literal_key(v), format!("#/{keyword}/{i}"));
                             literals.push(v.clone());
                         }

@@ -107,6 +107,39 @@ struct Digester<'a> {
     options: KeyOptions<'a>,
 }
 
+/// Digests of data values for keys made of several of them: [`Digester`]'s, so equal for data
+/// equal by value (object keys unordered, numbers by value) and different otherwise except with
+/// negligible probability, with seeds drawn per digester (one per projection).
+pub(crate) struct DataDigester(Digester<'static>);
+
+impl DataDigester {
+    pub(crate) fn new() -> Self {
+        DataDigester(Digester::new(KeyOptions::default()))
+    }
+
+    /// A data value's digest.
+    pub(crate) fn data(&self, value: &Value) -> u128 {
+        self.0.data(value)
+    }
+
+    /// The digest of a list of digests in any order, repeats counted (`digests` is sorted).
+    pub(crate) fn bag(&self, digests: &mut [u128]) -> u128 {
+        digests.sort_unstable();
+        self.0.finish(|h| {
+            h.write_u8(tag::BAG);
+            for d in digests.iter() {
+                h.write_u128(*d);
+            }
+        })
+    }
+
+    /// The digest of an object given as `(name, digest)` entries with distinct names, in any
+    /// order: as [`DataDigester::data`] digests an object whose values have those digests.
+    pub(crate) fn object<'n>(&self, entries: impl Iterator<Item = (&'n str, u128)>) -> u128 {
+        self.0.object(entries)
+    }
+}
+
 /// The byte that starts each kind of schema-level digest, so that no two kinds share an encoding
 /// (data values start with their own: `n`, `t`, `f`, `#`, `s`, `a`, `o`).
 mod tag {
@@ -114,6 +147,7 @@ mod tag {
     pub const SCHEMA_LIST: u8 = b'[';
     pub const MAP: u8 = b'M';
     pub const SET: u8 = b'<';
+    pub const BAG: u8 = b'b';
 }
 
 /// One two-stream hasher of [`Digester`]: states `a`, `b`, multipliers `ka`, `kb` per word and
@@ -343,19 +377,23 @@ impl<'a> Digester<'a> {
                     }
                 })
             }
-            Value::Object(map) => {
-                let mut sum: u128 = 0;
-                for (k, v) in map {
-                    let d = self.data(v);
-                    sum = sum.wrapping_add(self.entry(k, d));
-                }
-                self.finish(|h| {
-                    h.write_u8(b'o');
-                    h.write_u64(map.len() as u64);
-                    h.write_u128(sum);
-                })
-            }
+            Value::Object(map) => self.object(map.iter().map(|(k, v)| (k.as_str(), self.data(v)))),
         }
+    }
+
+    /// A data object from its `(name, digest)` entries (distinct names), in any order.
+    fn object<'n>(&self, entries: impl Iterator<Item = (&'n str, u128)>) -> u128 {
+        let mut sum: u128 = 0;
+        let mut count: u64 = 0;
+        for (name, digest) in entries {
+            sum = sum.wrapping_add(self.entry(name, digest));
+            count += 1;
+        }
+        self.finish(|h| {
+            h.write_u8(b'o');
+            h.write_u64(count);
+            h.write_u128(sum);
+        })
     }
 }
 
@@ -637,6 +675,35 @@ mod tests {
             ]
         );
         assert_eq!(dedup(once.clone()), once);
+    }
+
+    #[test]
+    fn data_digests_of_parts_agree_with_data_keys() {
+        let d = DataDigester::new();
+        let values = [
+            json!({"a": [1, {"b": "x"}], "c": null}),
+            json!({"c": null, "a": [1.0, {"b": "x"}]}),
+            json!({"a": [{"b": "x"}, 1], "c": null}),
+            json!({"a": [1, {"b": "x"}], "c": false}),
+            json!({"a": [1, {"b": "x"}]}),
+        ];
+        for x in &values {
+            for y in &values {
+                let (mut kx, mut ky) = (String::new(), String::new());
+                data_key(x, &mut kx);
+                data_key(y, &mut ky);
+                assert_eq!(d.data(x) == d.data(y), kx == ky, "{x} against {y}");
+            }
+            // An object from its entries' digests is the object's digest.
+            let map = x.as_object().expect("an object");
+            let parts = d.object(map.iter().map(|(k, v)| (k.as_str(), d.data(v))));
+            assert_eq!(parts, d.data(x));
+        }
+        // A bag ignores order and counts repeats.
+        let (a, b) = (d.data(&json!("a")), d.data(&json!("b")));
+        assert_eq!(d.bag(&mut [a, b]), d.bag(&mut [b, a]));
+        assert_ne!(d.bag(&mut [a, b]), d.bag(&mut [a, a, b]));
+        assert_ne!(d.bag(&mut [a, b]), d.data(&json!(["a", "b"])));
     }
 
     #[test]

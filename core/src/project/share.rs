@@ -18,6 +18,7 @@
 use serde_json::{Map, Value};
 
 use super::{KEPT_AFTER, KEPT_BEFORE, Projector};
+use crate::canonical::DataDigester;
 use crate::diagnostics::{FlattenedSite, SkippedSite};
 use crate::error::Error;
 use crate::fasthash::FastMap;
@@ -119,16 +120,19 @@ impl Sharing {
         if options.scope != Scope::All || facts.ref_targets.is_empty() {
             return None;
         }
-        let mut by_key: FastMap<String, Vec<&str>> = FastMap::default();
-        let mut order: Vec<String> = Vec::new();
+        let digester = DataDigester::new();
+        let mut by_key: FastMap<u128, Vec<&str>> = FastMap::default();
+        let mut order: Vec<u128> = Vec::new();
         for site in &facts.union_sites {
             if frozen.sites.contains(site.as_str()) {
                 continue;
             }
-            let Some(key) = pointer::get(document, site).and_then(|n| share_key(site, n)) else {
+            let Some(key) =
+                pointer::get(document, site).and_then(|n| share_key(&digester, site, n))
+            else {
                 continue;
             };
-            let entry = by_key.entry(key.clone()).or_default();
+            let entry = by_key.entry(key).or_default();
             if entry.is_empty() {
                 order.push(key);
             }
@@ -153,10 +157,13 @@ impl Sharing {
     }
 }
 
-/// The sharing key of the union node at `site`: its keywords without the annotations a site
-/// keeps, the union's members in a canonical order; `None` where the site is not shared (the
-/// root, a definitions entry, a place of its own, no branch behind `$ref`).
-fn share_key(site: &str, node: &Value) -> Option<String> {
+/// The sharing key of the union node at `site`: the digest of its keywords without the
+/// annotations a site keeps, the union's members in any order (a bag: a member written twice
+/// counts twice), everything else as data; `None` where the site is not shared (the root, a
+/// definitions entry, a place of its own, no branch behind `$ref`). Equal for sites written the
+/// same, different otherwise except with negligible probability (the digest dedup relies on,
+/// SPEC §3.4).
+fn share_key(digester: &DataDigester, site: &str, node: &Value) -> Option<u128> {
     let Value::Object(map) = node else {
         return None;
     };
@@ -180,17 +187,27 @@ fn share_key(site: &str, node: &Value) -> Option<String> {
     if !members.iter().any(behind_ref) {
         return None;
     }
-    let mut sorted: Vec<String> = members.iter().map(sorted_text).collect();
-    sorted.sort_unstable();
-    Some(key_text(map, Some((keyword, &sorted))))
+    let mut digests: Vec<u128> = members.iter().map(|m| digester.data(m)).collect();
+    let members = digester.bag(&mut digests);
+    let entries = map
+        .iter()
+        .filter(|(k, _)| !is_site_annotation(k) && *k != MARK)
+        .map(|(k, v)| {
+            let digest = if k == keyword {
+                members
+            } else {
+                digester.data(v)
+            };
+            (k.as_str(), digest)
+        });
+    Some(digester.object(entries))
 }
 
 /// The text of `map` without its site annotations and mark, its keywords and every object
 /// below in sorted order (an enclosing join may move keywords: the same schema written in
-/// another order is the same schema); with `members`, that keyword's value is written as the
-/// given member texts (sorted by the caller). The mark names the group: two groups' identical
-/// objects share one definition.
-fn key_text(map: &Map<String, Value>, members: Option<(&str, &[String])>) -> String {
+/// another order is the same schema). The mark names the group: two groups' identical objects
+/// share one definition.
+fn key_text(map: &Map<String, Value>) -> String {
     let mut keys: Vec<&String> = map
         .keys()
         .filter(|k| !is_site_annotation(k) && *k != MARK)
@@ -200,26 +217,10 @@ fn key_text(map: &Map<String, Value>, members: Option<(&str, &[String])>) -> Str
     for k in keys {
         crate::canonical::push_quoted(&mut key, k);
         key.push(':');
-        match members {
-            Some((keyword, sorted)) if k == keyword => {
-                key.push('[');
-                key.push_str(&sorted.join(","));
-                key.push(']');
-            }
-            _ => {
-                crate::canonical::data_key(keywords::get(map, k).unwrap_or(&Value::Null), &mut key)
-            }
-        }
+        crate::canonical::data_key(keywords::get(map, k).unwrap_or(&Value::Null), &mut key);
         key.push(',');
     }
     key
-}
-
-/// [`crate::canonical::data_key`] of `value`: its text with object keys sorted.
-fn sorted_text(value: &Value) -> String {
-    let mut out = String::new();
-    crate::canonical::data_key(value, &mut out);
-    out
 }
 
 /// Whether `keyword` is one of the union node's annotations that stay at its site.
@@ -446,5 +447,5 @@ pub(super) fn with_body(
 
 /// The sharing key of a marked object: its text without its own annotations.
 pub(super) fn marked_key(map: &Map<String, Value>) -> String {
-    key_text(map, None)
+    key_text(map)
 }

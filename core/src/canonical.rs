@@ -122,6 +122,21 @@ impl DataDigester {
         self.0.data(value)
     }
 
+    /// The digest of `entries` as written: in their order, each object's keys in theirs, each
+    /// number in its form (`1` and `1.0` differ): equal exactly when `serde_json` would print the
+    /// entries (as an array of `[name, value]` pairs) the same, except with negligible
+    /// probability. Fed into one stream in a prefix-free encoding (a tag per value, the length
+    /// of every string and list), with no allocation.
+    pub(crate) fn written<'e>(&self, entries: impl Iterator<Item = (&'e str, &'e Value)>) -> u128 {
+        self.0.finish(|h| {
+            h.write_u8(b'W');
+            for (name, value) in entries {
+                write_str(h, name);
+                written(h, value);
+            }
+        })
+    }
+
     /// The digest of a list of digests in any order, repeats counted (`digests` is sorted).
     pub(crate) fn bag(&self, digests: &mut [u128]) -> u128 {
         digests.sort_unstable();
@@ -137,6 +152,51 @@ impl DataDigester {
     /// order: as [`DataDigester::data`] digests an object whose values have those digests.
     pub(crate) fn object<'n>(&self, entries: impl Iterator<Item = (&'n str, u128)>) -> u128 {
         self.0.object(entries)
+    }
+}
+
+/// A string into a [`DataDigester::written`] stream: its length, then its bytes.
+fn write_str(h: &mut Mix128, s: &str) {
+    h.write_u64(s.len() as u64);
+    h.write(s.as_bytes());
+}
+
+/// A value into a [`DataDigester::written`] stream, as written.
+fn written(h: &mut Mix128, value: &Value) {
+    match value {
+        Value::Null => h.write_u8(b'n'),
+        Value::Bool(b) => h.write_u8(if *b { b't' } else { b'f' }),
+        Value::Number(n) => {
+            if let Some(u) = n.as_u64() {
+                h.write_u8(b'u');
+                h.write_u64(u);
+            } else if let Some(i) = n.as_i64() {
+                h.write_u8(b'i');
+                h.write_u64(i as u64);
+            } else {
+                h.write_u8(b'd');
+                h.write_u64(n.as_f64().unwrap_or_default().to_bits());
+            }
+        }
+        Value::String(s) => {
+            h.write_u8(b's');
+            write_str(h, s);
+        }
+        Value::Array(items) => {
+            h.write_u8(b'a');
+            h.write_u64(items.len() as u64);
+            for item in items {
+                written(h, item);
+            }
+        }
+        Value::Object(map) => {
+            h.write_u8(b'o');
+            h.write_u64(map.len() as u64);
+            for (k, v) in map {
+                write_str(h, k);
+                written(h, v);
+            }
+        }
     }
 }
 
@@ -213,7 +273,7 @@ impl<'a> Digester<'a> {
         }
     }
 
-    fn finish(&self, feed: impl Fn(&mut Mix128)) -> u128 {
+    fn finish(&self, feed: impl FnOnce(&mut Mix128)) -> u128 {
         let mut h = Mix128 {
             a: self.seeds[0],
             b: self.seeds[1],
@@ -704,6 +764,40 @@ mod tests {
         assert_eq!(d.bag(&mut [a, b]), d.bag(&mut [b, a]));
         assert_ne!(d.bag(&mut [a, b]), d.bag(&mut [a, a, b]));
         assert_ne!(d.bag(&mut [a, b]), d.data(&json!(["a", "b"])));
+    }
+
+    #[test]
+    fn written_digests_are_equal_exactly_when_the_texts_are() {
+        let d = DataDigester::new();
+        let values = [
+            json!({"a": [1, {"b": "x"}], "c": null}),
+            json!({"c": null, "a": [1, {"b": "x"}]}),
+            json!({"a": [1.0, {"b": "x"}], "c": null}),
+            json!({"a": [-1, {"b": "x"}], "c": null}),
+            json!({"a": [{"b": "x"}, 1], "c": null}),
+            json!({"a": [1, {"b": "x\0"}], "c": null}),
+            json!({"a": [1, {"bx": ""}], "c": null}),
+            json!({"a": [[1], {"b": "x"}], "c": null}),
+            json!({"a": [1, {"b": "x"}], "c": false}),
+            json!({"a": [1, {"b": "x"}]}),
+        ];
+        let digest = |v: &Value| {
+            let map = v.as_object().expect("an object");
+            d.written(map.iter().map(|(k, v)| (k.as_str(), v)))
+        };
+        let text = |v: &Value| {
+            let map = v.as_object().expect("an object");
+            serde_json::to_string(&map.iter().collect::<Vec<_>>()).expect("printable")
+        };
+        for x in &values {
+            for y in &values {
+                assert_eq!(
+                    digest(x) == digest(y),
+                    text(x) == text(y),
+                    "{x} against {y}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -7,7 +7,7 @@ use crate::fasthash::{FastMap, FastSet};
 use serde_json::{Map, Value};
 use smallvec::{SmallVec, smallvec};
 
-use crate::canonical::literal_key;
+use crate::canonical::{DataDigester, literal_key};
 use crate::diagnostics::SkipReason;
 use crate::draft::Draft;
 use crate::keywords;
@@ -360,13 +360,15 @@ pub(crate) fn identify(node: &Map<String, Value>, ptr: &str, document: &Value) -
     identify_in(node, ptr, document, mode, &mut Nesting::default()).0
 }
 
-/// The text of a small union node without its own annotations, the key under which sites written
-/// alike share one identification (`None` for a node that is not a union or holds more than [`SITE_TEXT_NODES`]
-/// schema nodes): Pydantic writes a union field as the same `oneOf` of `$ref`s with a
-/// `discriminator` at every use, and an optional one as the same `anyOf` of that and
-/// `{"type": "null"}`. A `$ref` counts as one node (its target is read through the same pointer
-/// from every site); the bound keeps the text, and the cost of making it, small.
-pub(crate) fn site_text(node: &Map<String, Value>) -> Option<String> {
+/// The digest of a small union node as written, without its own annotations
+/// ([`DataDigester::written`]: equal exactly when the texts are, but for negligible
+/// probability), the key under which sites written alike share one identification (`None` for a
+/// node that is not a union or holds more than [`SITE_TEXT_NODES`] schema nodes): Pydantic
+/// writes a union field as the same `oneOf` of `$ref`s with a `discriminator` at every use, and
+/// an optional one as the same `anyOf` of that and `{"type": "null"}`. A `$ref` counts as one
+/// node (its target is read through the same pointer from every site); the bound keeps the cost
+/// of the key small.
+pub(crate) fn site_text(digester: &DataDigester, node: &Map<String, Value>) -> Option<u128> {
     keywords::wrapper_members(node)?;
     let mut budget = SITE_TEXT_NODES;
     if !small(node, &mut budget) {
@@ -374,11 +376,11 @@ pub(crate) fn site_text(node: &Map<String, Value>) -> Option<String> {
     }
     // The site's own annotations are left out: Pydantic titles every field, and identification
     // reads the members' titles (hint labels), never the site's.
-    let asserting: Vec<(&String, &Value)> = node
+    let asserting = node
         .iter()
         .filter(|(k, _)| !keywords::is_annotation(k))
-        .collect();
-    Some(serde_json::to_string(&asserting).unwrap_or_default())
+        .map(|(k, v)| (k.as_str(), v));
+    Some(digester.written(asserting))
 }
 
 /// How many schema nodes a union site may hold for [`site_text`] to key it.

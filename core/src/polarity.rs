@@ -17,6 +17,7 @@
 
 use serde_json::Value;
 
+use crate::canonical::DataDigester;
 use crate::diagnostics::SkipReason;
 use crate::draft::Draft;
 use crate::fasthash::{FastMap, FastSet};
@@ -87,7 +88,8 @@ pub(crate) fn identify_all<'s>(
     ref_targets: &FastSet<String>,
 ) -> FastMap<String, Identified> {
     let mut identified: FastMap<String, Identified> = FastMap::default();
-    let mut first_of: FastMap<(String, bool), &str> = FastMap::default();
+    let mut first_of: FastMap<(u128, bool), &str> = FastMap::default();
+    let digester = DataDigester::new();
     let mut targets: Vec<&str> = ref_targets.iter().map(String::as_str).collect();
     targets.sort_unstable();
     // The targets that start with `site` stand together in sorted order, from where it would be.
@@ -101,7 +103,7 @@ pub(crate) fn identify_all<'s>(
         let Some(Value::Object(map)) = pointer::get(document, site) else {
             continue;
         };
-        let key = identify::site_text(map)
+        let key = identify::site_text(&digester, map)
             .filter(|_| !referenced_into(site))
             .map(|text| {
                 (

@@ -363,14 +363,14 @@ pub(crate) fn identify(node: &Map<String, Value>, ptr: &str, document: &Value) -
 /// The digest of a small union node as written, without its own annotations
 /// ([`DataDigester::written`]: equal exactly when the texts are, but for negligible
 /// probability), the key under which sites written alike share one identification (`None` for a
-/// node that is not a union or holds more than [`SITE_TEXT_NODES`] schema nodes): Pydantic
+/// node that is not a union or holds more than [`SITE_KEY_NODES`] schema nodes): Pydantic
 /// writes a union field as the same `oneOf` of `$ref`s with a `discriminator` at every use, and
 /// an optional one as the same `anyOf` of that and `{"type": "null"}`. A `$ref` counts as one
 /// node (its target is read through the same pointer from every site); the bound keeps the cost
 /// of the key small.
-pub(crate) fn site_text(digester: &DataDigester, node: &Map<String, Value>) -> Option<u128> {
+pub(crate) fn site_key(digester: &DataDigester, node: &Map<String, Value>) -> Option<u128> {
     keywords::wrapper_members(node)?;
-    let mut budget = SITE_TEXT_NODES;
+    let mut budget = SITE_KEY_NODES;
     if !small(node, &mut budget) {
         return None;
     }
@@ -383,8 +383,8 @@ pub(crate) fn site_text(digester: &DataDigester, node: &Map<String, Value>) -> O
     Some(digester.written(asserting))
 }
 
-/// How many schema nodes a union site may hold for [`site_text`] to key it.
-const SITE_TEXT_NODES: usize = 64;
+/// How many schema nodes a union site may hold for [`site_key`] to key it.
+const SITE_KEY_NODES: usize = 64;
 
 /// Whether `node`'s subschemas, counted through the one walker ([`keywords::subschemas`]) and not
 /// into `$ref` targets, fit in `budget`.

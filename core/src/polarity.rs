@@ -74,7 +74,7 @@ pub(crate) fn frozen(
 /// Every union site identified, and the unions joined below each registered over their own
 /// identification.
 ///
-/// A small site written exactly like an earlier one ([`identify::site_text`]: Pydantic writes a
+/// A small site written exactly like an earlier one ([`identify::site_key`]: Pydantic writes a
 /// union field as the same `oneOf` of `$ref`s at every use, an optional one as the same `anyOf`
 /// of that and `null`) is identified once: the others take a copy with the pointers under the
 /// site moved to theirs ([`Union::rebased`]). Identification reads the site's subtree and follows
@@ -103,7 +103,7 @@ pub(crate) fn identify_all<'s>(
         let Some(Value::Object(map)) = pointer::get(document, site) else {
             continue;
         };
-        let key = identify::site_text(&digester, map)
+        let key = identify::site_key(&digester, map)
             .filter(|_| !referenced_into(site))
             .map(|text| {
                 (

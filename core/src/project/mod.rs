@@ -119,6 +119,7 @@ fn project_document(schema: &Value, options: &Options, facts: Facts) -> Result<F
         facts,
         frozen,
         memo: FastMap::default(),
+        deferred: Vec::new(),
         in_progress: FastSet::default(),
         diagnostics: Diagnostics::default(),
         sites: Vec::new(),
@@ -126,8 +127,11 @@ fn project_document(schema: &Value, options: &Options, facts: Facts) -> Result<F
     };
     let mut ptr = String::new();
     let mut out = projector.project(schema, &mut ptr)?;
+    // Every flattened site recorded first: the deferred definitions move only where no
+    // reference crosses one.
     let shared_sites = projector.record_shared_sites();
-    repair::repair(&mut out, &mut projector)?;
+    let rewritten = projector.place_deferred(&mut out);
+    repair::repair(&mut out, &mut projector, rewritten)?;
     projector.hoist_shared(&mut out, &shared_sites);
     Ok(Flattened {
         schema: out,
@@ -172,6 +176,9 @@ struct Projector<'a> {
     frozen: Frozen,
     /// Projections of `$ref` targets and branch parts, by pointer.
     memo: FastMap<String, Value>,
+    /// The root union's definitions left out of its join until the projection is done
+    /// ([`Projector::place_deferred`]): container, name, and pointer (their memo key).
+    deferred: Vec<(String, String, String)>,
     /// Pointers whose projection is under way (a reference back to one gets the original).
     in_progress: FastSet<String>,
     diagnostics: Diagnostics,
@@ -195,13 +202,66 @@ impl Projector<'_> {
         if self.in_progress.contains(ptr.as_str()) {
             return Ok(node.clone());
         }
+        self.memoize(node, ptr)?;
+        Ok(self
+            .memo
+            .get(ptr.as_str())
+            .cloned()
+            .unwrap_or(Value::Bool(true)))
+    }
+
+    /// Whether the definition at `def`, of the union at `site`, is placed after the projection
+    /// ([`Projector::place_deferred`]): a definition of the root union (the whole document: no
+    /// projection reads the join after it) that a `$ref` targets, with the root itself not a
+    /// target (its join would be memoized with the definition left out) and the definition's
+    /// own projection not under way.
+    fn defers(&self, site: &str, def: &str) -> bool {
+        site.is_empty()
+            && self.facts.ref_targets.contains(def)
+            && !self.facts.ref_targets.contains("")
+            && !self.in_progress.contains(def)
+    }
+
+    /// Makes sure the projection of `node`, a `$ref` target at the pointer in `ptr`, is memoized,
+    /// without a copy of it.
+    fn memoize(&mut self, node: &Value, ptr: &mut String) -> Result<(), Error> {
+        if self.memo.contains_key(ptr.as_str()) {
+            return Ok(());
+        }
         let key = ptr.clone();
         self.in_progress.insert(key.clone());
         let result = self.project_uncached(node, ptr);
         self.in_progress.remove(&key);
-        let v = result?;
-        self.memo.insert(key, v.clone());
-        Ok(v)
+        self.memo.insert(key, result?);
+        Ok(())
+    }
+
+    /// Puts the root union's deferred definitions in place in `out`. They are memoized
+    /// projections, the branches' parts copied from them: where no later projection can read the
+    /// memo they move in instead of being copied once more. The only later reader is the repair
+    /// of references, which projects a copy only for a `$ref` whose target crosses a flattened
+    /// union ([`repair::redirects_any`]); where one does, they are copied. Returns the places
+    /// the flattened unions rewrite where it had to find them, for the repair.
+    fn place_deferred(&mut self, out: &mut Value) -> repair::Rewritten {
+        if self.deferred.is_empty() {
+            return repair::Rewritten::default();
+        }
+        let (redirects, rewritten) = repair::redirects_any(self);
+        let moves = !redirects;
+        for (container, name, key) in std::mem::take(&mut self.deferred) {
+            let value = if moves {
+                self.memo.remove(&key)
+            } else {
+                self.memo.get(&key).cloned()
+            };
+            if let Some(slot) = out
+                .get_mut(container.as_str())
+                .and_then(|defs| defs.get_mut(name.as_str()))
+            {
+                *slot = value.unwrap_or(Value::Bool(true));
+            }
+        }
+        rewritten
     }
 
     /// Projects the node found at `target` in the original document. `$ref` targets are
@@ -348,7 +408,14 @@ impl Projector<'_> {
                 for (name, def) in entries {
                     let len = buf.len();
                     pointer::push_into(&mut buf, name);
-                    let v = self.project(def, &mut buf)?;
+                    let v = if self.defers(ptr, &buf) {
+                        self.memoize(def, &mut buf)?;
+                        let entry = (container.to_owned(), name.clone(), buf.clone());
+                        self.deferred.push(entry);
+                        Value::Null
+                    } else {
+                        self.project(def, &mut buf)?
+                    };
                     buf.truncate(len);
                     projected_defs.insert(name.clone(), v);
                 }

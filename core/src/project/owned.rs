@@ -42,6 +42,7 @@ pub(crate) fn run_owned(schema: Value, options: &Options) -> Result<Flattened, E
         facts,
         frozen,
         memo: Default::default(),
+        deferred: Vec::new(),
         in_progress: Default::default(),
         diagnostics: Diagnostics::default(),
         sites: Vec::new(),

@@ -15,7 +15,12 @@ use crate::keywords;
 use crate::pointer;
 
 /// Repairs references in the projected document `out` and prunes unreferenced definitions.
-pub(super) fn repair(out: &mut Value, projector: &mut Projector<'_>) -> Result<(), Error> {
+/// `rewritten` holds the places of the sites flattened so far, where the caller has them.
+pub(super) fn repair(
+    out: &mut Value,
+    projector: &mut Projector<'_>,
+    rewritten: Rewritten,
+) -> Result<(), Error> {
     if projector.facts.ref_targets.is_empty() {
         return Ok(());
     }
@@ -37,7 +42,7 @@ pub(super) fn repair(out: &mut Value, projector: &mut Projector<'_>) -> Result<(
         names: Names { taken, next: 1 },
         hoisted: FastMap::default(),
         new_defs: Vec::new(),
-        rewritten: Rewritten::default(),
+        rewritten,
     };
     // Worklist of values whose references still need checking: the document, then each hoisted
     // definition as it is created.
@@ -71,6 +76,19 @@ pub(super) fn repair(out: &mut Value, projector: &mut Projector<'_>) -> Result<(
     Ok(())
 }
 
+/// Whether some `$ref` of the document targets a place the flattened unions rewrite (where none
+/// does, the repair projects no hoisted copy), and those places, for the repair.
+pub(super) fn redirects_any(projector: &Projector<'_>) -> (bool, Rewritten) {
+    let mut rewritten = Rewritten::default();
+    rewritten.update(&projector.sites);
+    let any = projector
+        .facts
+        .ref_targets
+        .iter()
+        .any(|target| rewritten.crosses(target));
+    (any, rewritten)
+}
+
 /// What the flattened unions rewrite, as pointers into the original: under each site, its union
 /// keyword and the sibling object keywords that fold into every branch (`properties`,
 /// `patternProperties`, …, SPEC §2.1), whose flat-object counterparts are joined, so a place under
@@ -78,7 +96,7 @@ pub(super) fn repair(out: &mut Value, projector: &mut Projector<'_>) -> Result<(
 /// `Projector::sites`, which grows when a hoisted copy is projected; one set lookup per token of
 /// a reference instead of a scan of every site.
 #[derive(Default)]
-struct Rewritten {
+pub(super) struct Rewritten {
     places: FastSet<String>,
     sites_seen: usize,
 }

@@ -429,3 +429,56 @@ fn a_root_union_referenced_from_a_frozen_place_stays_in_either_scope() {
     let out = flatten(&free, &Options::default()).expect("flattens");
     assert!(is_one_object(&out.schema), "{:#}", out.schema);
 }
+
+/// The root union's definitions are projected once for its branches and placed after the
+/// projection (moved where no reference crosses a flattened union, copied where the repair may
+/// read them again): either way each stands in the presentation projected, and each site is
+/// recorded once.
+#[test]
+fn a_root_unions_definitions_stand_projected_whether_moved_or_copied() {
+    let pet = |kind: &str| json!({"type": "object", "required": ["kind"], "properties": {"kind": {"const": kind}}});
+    let command = |action: &str| {
+        json!({"type": "object", "required": ["action"], "properties": {
+            "action": {"const": action}, "next": {"$ref": "#/$defs/Go"}}})
+    };
+    // One site of the pet union (two would share one join, SPEC §6 decision 73).
+    let mut go = command("go");
+    go["properties"]["pet"] = json!({"oneOf": [{"$ref": "#/$defs/Cat"}, {"$ref": "#/$defs/Dog"}]});
+    let moved = json!({
+        "$defs": {"Go": go, "Stop": command("stop"), "Cat": pet("cat"), "Dog": pet("dog")},
+        "oneOf": [{"$ref": "#/$defs/Go"}, {"$ref": "#/$defs/Stop"}]
+    });
+    // A reference into the root's `properties`, which the root's join rewrites: the repair
+    // projects a copy of its target, so the definitions are copied, not moved.
+    let mut copied = moved.clone();
+    copied["properties"] = json!({"note": {"type": "string"}});
+    copied["$defs"]["Stop"]["properties"]["note"] = json!({"$ref": "#/properties/note"});
+    let values = [
+        json!({"action": "go", "pet": {"kind": "cat"}, "next": {"action": "go"}}),
+        json!({"action": "stop", "next": {"action": "go", "pet": {"kind": "dog"}}}),
+    ];
+    for doc in [&moved, &copied] {
+        let flat = sound(doc, &values);
+        let go = &flat.schema["$defs"]["Go"];
+        assert!(is_one_object(go), "{:#}", flat.schema);
+        assert!(
+            is_one_object(&go["properties"]["pet"]),
+            "the definition stands projected: {:#}",
+            flat.schema
+        );
+        let mut pointers: Vec<&str> = flat
+            .diagnostics
+            .flattened
+            .iter()
+            .map(|s| s.pointer.as_str())
+            .collect();
+        let recorded = pointers.len();
+        pointers.sort_unstable();
+        pointers.dedup();
+        assert_eq!(pointers.len(), recorded, "{:?}", flat.diagnostics.flattened);
+        assert!(
+            pointers.contains(&"/$defs/Go/properties/pet"),
+            "{pointers:?}"
+        );
+    }
+}

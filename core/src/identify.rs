@@ -54,7 +54,7 @@ impl Union {
     /// pointer at or under `from` moved under `to` (pointers elsewhere are the same for both).
     pub(crate) fn rebased(&self, from: &str, to: &str) -> Union {
         let moved = |p: &String| match p.strip_prefix(from) {
-            Some(rest) if rest.is_empty() || rest.starts_with('/') => format!("{to}{rest}"),
+            Some(rest) if rest.is_empty() || rest.starts_with('/') => pointer::under(to, rest),
             _ => p.clone(),
         };
         Union {

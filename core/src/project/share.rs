@@ -352,7 +352,7 @@ impl Projector<'_> {
                 .cloned()
                 .collect();
             for (later, keyword) in group.later {
-                let rebase = |p: &str| format!("{later}{}", &p[first.len()..]);
+                let rebase = |p: &str| pointer::under(&later, &p[first.len()..]);
                 self.diagnostics.record_flattened(FlattenedSite {
                     pointer: later.clone(),
                     discriminator: group.discriminator.clone(),

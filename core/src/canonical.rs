@@ -2,7 +2,8 @@
 //! values for the same reasons, ignoring annotations at every depth, key order, the order of
 //! `required`, `enum` and `type`, and comparing numbers by value.
 
-use crate::fasthash::FastSet;
+use crate::fasthash::{FastMap, FastSet};
+use std::cell::RefCell;
 use std::fmt::Write;
 use std::hash::{BuildHasher, RandomState};
 
@@ -22,6 +23,48 @@ pub(crate) struct KeyOptions<'a> {
     /// The joins that shared sites' placeholders stand for, by group (SPEC §6 decision 73): a
     /// placeholder is digested as its join, the same schema as the flat object written out.
     pub shared: Option<&'a dyn Fn(usize) -> Option<&'a Map<String, Value>>>,
+    /// The projection's digests of those joins, so that a join read at many places is digested
+    /// once; its seeds are the digest's.
+    pub joins: Option<&'a JoinDigests>,
+}
+
+/// One projection's digests of its shared joins (SPEC §6 decision 73): a placeholder is digested
+/// as its join, and a union used at many sites puts its placeholder into many dedups, each of
+/// which would digest the whole join again. The seeds are drawn once per projection (random, as
+/// every digest's), so the sums kept here hold for each dedup of the projection; the projection's
+/// [`KeyOptions`] are the same in all of them. A join rewritten in place is [`forget`]-ten.
+///
+/// [`forget`]: JoinDigests::forget
+pub(crate) struct JoinDigests {
+    seeds: [u64; 6],
+    /// By the join's group and whether its `type` is left out (the placeholder has its own):
+    /// the sum of the join's keyword entries and their count.
+    sums: RefCell<FastMap<(usize, bool), (u128, u64)>>,
+}
+
+impl Default for JoinDigests {
+    fn default() -> Self {
+        JoinDigests {
+            seeds: random_seeds(),
+            sums: RefCell::default(),
+        }
+    }
+}
+
+impl JoinDigests {
+    /// Drops what is kept of group `c`'s join, whose body has been rewritten.
+    pub(crate) fn forget(&self, c: usize) {
+        let mut sums = self.sums.borrow_mut();
+        sums.remove(&(c, false));
+        sums.remove(&(c, true));
+    }
+}
+
+/// Six odd seeds, random per call.
+fn random_seeds() -> [u64; 6] {
+    let state = RandomState::new();
+    let seed = |i: u64| state.hash_one(i) | 1;
+    [seed(1), seed(2), seed(3), seed(4), seed(5), seed(6)]
 }
 
 impl Default for KeyOptions<'_> {
@@ -30,6 +73,7 @@ impl Default for KeyOptions<'_> {
             strip_annotation_names: false,
             draft: Draft::Draft202012,
             shared: None,
+            joins: None,
         }
     }
 }
@@ -265,10 +309,8 @@ impl Mix128 {
 
 impl<'a> Digester<'a> {
     fn new(options: KeyOptions<'a>) -> Self {
-        let state = RandomState::new();
-        let seed = |i: u64| state.hash_one(i) | 1;
         Digester {
-            seeds: [seed(1), seed(2), seed(3), seed(4), seed(5), seed(6)],
+            seeds: options.joins.map_or_else(random_seeds, |j| j.seeds),
             options,
         }
     }
@@ -301,28 +343,14 @@ impl<'a> Digester<'a> {
         let Value::Object(map) = schema else {
             return self.data(schema);
         };
-        let mut sum: u128 = 0;
-        let mut count: u64 = 0;
-        let mut add = |map: &Map<String, Value>, skip: &dyn Fn(&str) -> bool| {
-            for (keyword, value) in map {
-                if keywords::is_annotation(keyword)
-                    || keyword == keywords::SHARE_MARK
-                    || skip(keyword)
-                {
-                    continue;
-                }
-                let (name, digest) = self.keyword(map, keyword, value);
-                sum = sum.wrapping_add(self.entry(name, digest));
-                count += 1;
+        let (sum, count) = match self.shared_body(map) {
+            Some((c, body)) => {
+                let (sum, count) = self.entries(map, |k| k == keywords::SHARE_PLACE);
+                let (s, n) = self.join_entries(c, body, keywords::has(map, "type"));
+                (sum.wrapping_add(s), count + n)
             }
+            None => self.entries(map, |_| false),
         };
-        match self.shared_body(map) {
-            Some(body) => {
-                add(map, &|k| k == keywords::SHARE_PLACE);
-                add(body, &|k| k == "type" && keywords::has(map, "type"));
-            }
-            None => add(map, &|_| false),
-        }
         self.finish(|h| {
             h.write_u8(tag::SCHEMA);
             h.write_u64(count);
@@ -330,10 +358,42 @@ impl<'a> Digester<'a> {
         })
     }
 
+    /// The sum of `map`'s keyword entries (annotations, the share mark and what `skip` names
+    /// left out), and their count.
+    fn entries(&self, map: &Map<String, Value>, skip: impl Fn(&str) -> bool) -> (u128, u64) {
+        let mut sum: u128 = 0;
+        let mut count: u64 = 0;
+        for (keyword, value) in map {
+            if keywords::is_annotation(keyword) || keyword == keywords::SHARE_MARK || skip(keyword)
+            {
+                continue;
+            }
+            let (name, digest) = self.keyword(map, keyword, value);
+            sum = sum.wrapping_add(self.entry(name, digest));
+            count += 1;
+        }
+        (sum, count)
+    }
+
+    /// [`Digester::entries`] of group `c`'s join `body` (its `type` left out where the
+    /// placeholder has one), kept in the projection's [`JoinDigests`] when there is one.
+    fn join_entries(&self, c: usize, body: &Map<String, Value>, own_type: bool) -> (u128, u64) {
+        let skip = |k: &str| own_type && k == "type";
+        let Some(joins) = self.options.joins else {
+            return self.entries(body, skip);
+        };
+        if let Some(kept) = joins.sums.borrow().get(&(c, own_type)) {
+            return *kept;
+        }
+        let computed = self.entries(body, skip);
+        joins.sums.borrow_mut().insert((c, own_type), computed);
+        computed
+    }
+
     /// The join a shared site's placeholder stands for.
-    fn shared_body(&self, map: &Map<String, Value>) -> Option<&'a Map<String, Value>> {
-        let c = keywords::get(map, keywords::SHARE_PLACE)?.as_u64()?;
-        (self.options.shared?)(usize::try_from(c).ok()?)
+    fn shared_body(&self, map: &Map<String, Value>) -> Option<(usize, &'a Map<String, Value>)> {
+        let c = usize::try_from(keywords::get(map, keywords::SHARE_PLACE)?.as_u64()?).ok()?;
+        Some((c, (self.options.shared?)(c)?))
     }
 
     /// One keyword of the schema `map`: the entry name it digests under (`const` is the one-value
@@ -649,6 +709,44 @@ mod tests {
             push_quoted(&mut out, t);
             assert_eq!(out, format!("{t:?}"), "{t:?}");
         }
+    }
+
+    /// A placeholder is digested as its join; the projection keeps the join's digest, so a
+    /// join rewritten in place must be forgotten to be read anew (SPEC §6 decision 73).
+    #[test]
+    fn placeholders_read_their_joins_digest_kept_until_forgotten() {
+        let object = |v: Value| v.as_object().cloned().unwrap();
+        let before = object(json!({"type": "object", "properties": {"a": {"type": "string"}}}));
+        let other = json!({"type": "object", "properties": {"a": {"type": "integer"}}});
+        let after = object(other.clone());
+        let place = json!({"type": "object", "title": "T", (keywords::SHARE_PLACE): 0});
+        let joins = JoinDigests::default();
+        let kept = |body: &Map<String, Value>, joins: Option<&JoinDigests>| {
+            let shared = |c: usize| (c == 0).then_some(body);
+            let options = KeyOptions {
+                shared: Some(&shared),
+                joins,
+                ..KeyOptions::default()
+            };
+            dedup_with(vec![place.clone(), other.clone()], options).len()
+        };
+        assert_eq!(
+            kept(&before, Some(&joins)),
+            2,
+            "a string property is no integer one"
+        );
+        // The join is rewritten into the other alternative: until forgotten, the kept digest
+        // still reads the join as it was.
+        assert_eq!(kept(&after, Some(&joins)), 2, "the digest kept from before");
+        joins.forget(0);
+        assert_eq!(
+            kept(&after, Some(&joins)),
+            1,
+            "the rewritten join is the other one"
+        );
+        // Without the projection's digests every dedup reads the join as it is.
+        assert_eq!(kept(&before, None), 2);
+        assert_eq!(kept(&after, None), 1);
     }
 
     #[test]

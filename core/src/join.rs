@@ -5,7 +5,7 @@ use crate::fasthash::{FastMap, FastSet};
 
 use serde_json::{Map, Value};
 
-use crate::canonical::{self, KeyOptions, literal_key};
+use crate::canonical::{self, JoinDigests, KeyOptions, literal_key};
 use crate::draft::Draft;
 use crate::identify::Branch;
 use crate::keywords;
@@ -38,6 +38,8 @@ pub(crate) struct UnionContext<'a> {
     /// The joins of shared sites, by group (SPEC §6 decision 73): dedup reads a placeholder as
     /// its join.
     pub shared: Option<&'a dyn Fn(usize) -> Option<&'a Map<String, Value>>>,
+    /// The projection's digests of those joins.
+    pub joins: Option<&'a JoinDigests>,
 }
 
 /// One branch's definition of a property.
@@ -311,6 +313,7 @@ pub(crate) fn join_property(
             strip_annotation_names: ctx.faults.annotation_names,
             draft: ctx.draft,
             shared: ctx.shared,
+            joins: ctx.joins,
         };
         alternatives = canonical::dedup_with(alternatives, options);
     }

@@ -52,6 +52,7 @@ impl Projector<'_> {
             draft,
             faults: self.faults,
             shared: Some(&bodies),
+            joins: sharing.map(|s| &s.digests),
         };
         let required = count_required(&branches);
         let index = index_definitions(&branches, &mut projected, &siblings, d);

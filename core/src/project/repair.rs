@@ -212,13 +212,11 @@ impl Repairer<'_, '_> {
         let mut body = Value::Object(body.clone());
         self.rewrite(&mut body)?;
         if let Value::Object(body) = body
-            && let Some(group) = self
-                .projector
-                .sharing
-                .as_mut()
-                .and_then(|s| s.groups.get_mut(c))
+            && let Some(sharing) = self.projector.sharing.as_mut()
+            && let Some(group) = sharing.groups.get_mut(c)
         {
             group.body = Some(body);
+            sharing.digests.forget(c);
         }
         Ok(())
     }

@@ -18,7 +18,7 @@
 use serde_json::{Map, Value};
 
 use super::{KEPT_AFTER, KEPT_BEFORE, Projector};
-use crate::canonical::DataDigester;
+use crate::canonical::{DataDigester, JoinDigests};
 use crate::diagnostics::{FlattenedSite, SkippedSite};
 use crate::error::Error;
 use crate::fasthash::FastMap;
@@ -61,6 +61,8 @@ pub(super) struct Sharing {
     /// A finished join's key → the first group whose join it is (groups whose joins come out
     /// identical share one placeholder identity).
     by_key: FastMap<String, usize>,
+    /// The joins' digests for dedup, kept for the projection.
+    pub(super) digests: JoinDigests,
 }
 
 #[derive(Default)]

@@ -715,7 +715,7 @@ mod tests {
     /// join rewritten in place must be forgotten to be read anew (SPEC §6 decision 73).
     #[test]
     fn placeholders_read_their_joins_digest_kept_until_forgotten() {
-        let object = |v: Value| v.as_object().cloned().unwrap();
+        let object = |v: Value| v.as_object().cloned().expect("an object");
         let before = object(json!({"type": "object", "properties": {"a": {"type": "string"}}}));
         let other = json!({"type": "object", "properties": {"a": {"type": "integer"}}});
         let after = object(other.clone());

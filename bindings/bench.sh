@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # In-process cost of the Node.js and Python packages: each package's flatten against its own
 # process's floor (structuredClone in Node.js, copy.deepcopy in Python) and against spawning the
-# release `flatjoin` binary, on every corpus dialect sample and manifest and on the whole-process
+# `flatjoin` binary, on every corpus dialect sample and manifest and on the whole-process
 # benchmark's synthetic inputs (`whole-process --write`: the 500-tool manifest and two shapes of
 # its sweep among them, the goal's three inputs); on the synthetic inputs also the JavaScript peers
 # of bindings/node/bench/peers.mjs side by side with the Node.js package in one process (installed
@@ -9,7 +9,10 @@
 # Writes the "In process" section of reports/join-cost.md (between its markers; the join-report
 # generator keeps that section when it rewrites the rest).
 #
-# Usage: bash bindings/bench.sh   (honours CARGO_TARGET_DIR; builds the release profile)
+# Usage: bash bindings/bench.sh   (honours CARGO_TARGET_DIR)
+#
+# Everything measured is built in the `dist` profile, the build the npm and PyPI packages and the
+# release archives ship (fat LTO, one codegen unit); the addons with the bench-only exports on.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -19,9 +22,9 @@ work="$target_dir/bindings/bench"
 rm -rf "$work"
 mkdir -p "$work/inputs" "$work/node" "$work/python/flatjoin"
 
-cargo build -r -p flatjoin-cli --bin flatjoin
+cargo build --profile dist -p flatjoin-cli --bin flatjoin
 cargo build -r -p flatjoin-benches --bin whole-process
-cargo build -r -p flatjoin-node -p flatjoin-python \
+cargo build --profile dist -p flatjoin-node -p flatjoin-python \
     --features flatjoin-node/bench-object-conversion,flatjoin-node/bench-phases,flatjoin-python/bench-object-conversion
 (cd bindings/node/bench && npm ci --ignore-scripts --no-audit --no-fund)
 
@@ -29,9 +32,9 @@ cargo build -r -p flatjoin-node -p flatjoin-python \
 # The package as index.js loads it: beside it the addon under its napi-rs platform name.
 cp bindings/node/index.js bindings/node/platform.js bindings/node/package.json "$work/node/"
 addon="flatjoin.$(node -p "require('./bindings/node/platform.js').platform()").node"
-cp "$target_dir/release/libflatjoin_node.so" "$work/node/$addon"
+cp "$target_dir/dist/libflatjoin_node.so" "$work/node/$addon"
 cp bindings/python/python/flatjoin/__init__.py "$work/python/flatjoin/"
-cp "$target_dir/release/lib_native.so" "$work/python/flatjoin/_native.abi3.so"
+cp "$target_dir/dist/lib_native.so" "$work/python/flatjoin/_native.abi3.so"
 
 mapfile -t corpus < <(find corpus/dialects corpus/manifests -name '*.json' | sort)
 # The inputs up to the 500-tool manifest's size class; the 7-35 MB single schemas of the
@@ -44,11 +47,11 @@ mapfile -t synthetic < <(grep -E \
     "$work/inputs/labels.tsv" | cut -f1)
 load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
 started="$(date -u '+%Y-%m-%d %H:%M:%S UTC')"
-node bindings/node/bench/bench.mjs "$work/node" "$target_dir/release/flatjoin" \
+node bindings/node/bench/bench.mjs "$work/node" "$target_dir/dist/flatjoin" \
     "${synthetic[@]}" "${corpus[@]}" | tee "$work/node.tsv"
 node bindings/node/bench/bench.mjs --peers "$work/node" "${synthetic[@]}" | tee "$work/node-peers.tsv"
 node bindings/node/bench/bench.mjs --breakdown "$work/node" "${synthetic[@]}" | tee "$work/node-breakdown.tsv"
-python3 bindings/python/bench/bench.py "$work/python" "$target_dir/release/flatjoin" \
+python3 bindings/python/bench/bench.py "$work/python" "$target_dir/dist/flatjoin" \
     "${synthetic[@]}" "${corpus[@]}" | tee "$work/python.tsv"
 finished="$(date -u '+%Y-%m-%d %H:%M:%S UTC')"
 load_after="$(cut -d' ' -f1-3 /proc/loadavg)"

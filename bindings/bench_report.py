@@ -104,7 +104,8 @@ def section(work, facts):
         "\"objects\" is the measured alternative, the document converted object by object (napi's serde-json "
         "conversion, pythonize; \"fails\": napi's conversion refuses the document, past its limit of JSON "
         "values). \"Spawning the CLI\" is `flatjoin "
-        "flatten|manifest FILE` (release build) started from the same process, against the same floor."
+        "flatten|manifest FILE` started from the same process, against the same floor. The addon, the extension "
+        "and the CLI are built in the `dist` profile, as the packages ship them (fat LTO, one codegen unit)."
     )
     out.append("")
     out.append(

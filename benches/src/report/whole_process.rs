@@ -444,8 +444,9 @@ pub fn section(table: &Table) -> String {
          by hand -->\n{HEADING}\n"
     );
     out.push_str(
-        "The `flatjoin` binary (`flatten`, or `manifest` for a manifest) against `floor`, built \
-         from the same workspace, which only reads the file, parses it with the same \
+        "The `flatjoin` binary (`flatten`, or `manifest` for a manifest) against `floor`, both built \
+         from the same workspace with the `dist` profile the packages and release archives \
+         ship (fat LTO, one codegen unit), the floor only reads the file, parses it with the same \
          order-preserving `serde_json`, deep-clones it and pretty-prints it, with the same \
          allocator (mimalloc, as in `flatjoin`). Whole processes, as a \
          user runs them, measured by the OS (`getrusage` of each child: user + system CPU time, \

@@ -6,6 +6,7 @@
 use std::collections::VecDeque;
 
 use serde_json::{Map, Value};
+use smallvec::{SmallVec, smallvec};
 
 use super::share::{self, Sharing};
 use super::{Projector, SIBLING_KEYWORDS};
@@ -93,31 +94,41 @@ pub(super) fn redirects_any(projector: &Projector<'_>) -> (bool, Rewritten) {
 /// keyword and the sibling object keywords that fold into every branch (`properties`,
 /// `patternProperties`, …, SPEC §2.1), whose flat-object counterparts are joined, so a place under
 /// them may be gone (a sibling property joined to `false` loses its `$defs`). Kept in step with
-/// `Projector::sites`, which grows when a hoisted copy is projected; one set lookup per token of
-/// a reference instead of a scan of every site.
+/// `Projector::sites`, which grows when a hoisted copy is projected; held as the sites with their
+/// union keywords (no pointer written per place), one map lookup per token of a reference
+/// instead of a scan of every site.
 #[derive(Default)]
 pub(super) struct Rewritten {
-    places: FastSet<String>,
+    sites: FastMap<String, SmallVec<[&'static str; 1]>>,
     sites_seen: usize,
 }
 
 impl Rewritten {
     fn update(&mut self, sites: &[(String, &'static str)]) {
         for (site, keyword) in sites.iter().skip(self.sites_seen) {
-            for k in std::iter::once(*keyword).chain(SIBLING_KEYWORDS.iter().copied()) {
-                self.places.insert(pointer::push(site, k));
+            match self.sites.get_mut(site.as_str()) {
+                Some(keywords) if !keywords.contains(keyword) => keywords.push(keyword),
+                Some(_) => {}
+                None => {
+                    self.sites.insert(site.clone(), smallvec![*keyword]);
+                }
             }
         }
         self.sites_seen = sites.len();
     }
 
-    /// Whether `target` is one of the places or lies under one. Tokens are escaped, so every `/`
-    /// of `target` ends a token: its prefixes up to a `/` are exactly the pointers it lies under.
+    /// Whether `target` is one of the places or lies under one: a site, then a token that is
+    /// its union keyword or a sibling object keyword. Tokens are escaped, so every `/` of
+    /// `target` ends a token (the keywords hold no `/` or `~`: their escaped form is their own).
     fn crosses(&self, target: &str) -> bool {
-        self.places.contains(target)
-            || target
-                .match_indices('/')
-                .any(|(i, _)| self.places.contains(&target[..i]))
+        target.match_indices('/').any(|(i, _)| {
+            let Some(keywords) = self.sites.get(&target[..i]) else {
+                return false;
+            };
+            let rest = &target[i + 1..];
+            let token = rest.find('/').map_or(rest, |end| &rest[..end]);
+            keywords.contains(&token) || SIBLING_KEYWORDS.contains(&token)
+        })
     }
 }
 
@@ -360,6 +371,82 @@ fn prune(
             if defs.is_empty() {
                 root.shift_remove(container);
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The places as pointers written out (every site's keyword and sibling keywords under it),
+    /// and a target crossing them when it is one or lies under one: what [`Rewritten`] answers
+    /// without writing them.
+    fn crosses_written_out(sites: &[(String, &'static str)], target: &str) -> bool {
+        let places: Vec<String> = sites
+            .iter()
+            .flat_map(|(site, keyword)| {
+                std::iter::once(*keyword)
+                    .chain(SIBLING_KEYWORDS.iter().copied())
+                    .map(|k| pointer::push(site, k))
+            })
+            .collect();
+        places
+            .iter()
+            .any(|p| target == p || target.starts_with(&format!("{p}/")))
+    }
+
+    #[test]
+    fn rewritten_places_are_the_sites_keywords_and_what_lies_under_them() {
+        let sites: Vec<(String, &'static str)> = vec![
+            ("/properties/a".into(), "oneOf"),
+            ("/properties/a~1b".into(), "anyOf"),
+            ("/$defs/M".into(), "anyOf"),
+            ("/$defs/M".into(), "oneOf"),
+        ];
+        let targets = [
+            "/properties/a/oneOf/0",
+            "/properties/a/oneOf",
+            "/properties/a/anyOf/0",
+            "/properties/a/properties/x/$defs/y",
+            "/properties/a/title",
+            "/properties/a",
+            "/properties/ab/oneOf/0",
+            "/properties/a~1b/anyOf/1",
+            "/properties/a~1b/oneOf/1",
+            "/properties/a/b/anyOf/1",
+            "/$defs/M/oneOf/2",
+            "/$defs/M/anyOf",
+            "/$defs/M/required",
+            "/$defs/Mx/oneOf",
+            "/$defs",
+            "",
+        ];
+        let mut rewritten = Rewritten::default();
+        rewritten.update(&sites[..2]);
+        for t in targets {
+            assert_eq!(
+                rewritten.crosses(t),
+                crosses_written_out(&sites[..2], t),
+                "{t} after two sites"
+            );
+        }
+        rewritten.update(&sites);
+        for t in targets {
+            assert_eq!(rewritten.crosses(t), crosses_written_out(&sites, t), "{t}");
+        }
+        assert!(rewritten.crosses("/$defs/M/oneOf/2"));
+        assert!(!rewritten.crosses("/properties/a/title"));
+        // The root as a site: everything under its keywords.
+        let root = vec![(String::new(), "oneOf")];
+        let mut rewritten = Rewritten::default();
+        rewritten.update(&root);
+        for t in targets {
+            assert_eq!(
+                rewritten.crosses(t),
+                crosses_written_out(&root, t),
+                "{t} (root)"
+            );
         }
     }
 }

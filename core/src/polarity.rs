@@ -99,8 +99,9 @@ pub(crate) fn identify_all<'s>(
             .take_while(|t| t.starts_with(site))
             .any(|t| t.len() == site.len() || t.as_bytes()[site.len()] == b'/')
     };
+    let mut cursor = pointer::Cursor::new(document);
     for site in union_sites {
-        let Some(Value::Object(map)) = pointer::get(document, site) else {
+        let Some(Value::Object(map)) = cursor.get(site) else {
             continue;
         };
         let key = identify::site_key(&digester, map)

@@ -125,13 +125,12 @@ impl Sharing {
         let digester = DataDigester::new();
         let mut by_key: FastMap<u128, Vec<&str>> = FastMap::default();
         let mut order: Vec<u128> = Vec::new();
+        let mut cursor = pointer::Cursor::new(document);
         for site in &facts.union_sites {
             if frozen.sites.contains(site.as_str()) {
                 continue;
             }
-            let Some(key) =
-                pointer::get(document, site).and_then(|n| share_key(&digester, site, n))
-            else {
+            let Some(key) = cursor.get(site).and_then(|n| share_key(&digester, site, n)) else {
                 continue;
             };
             let entry = by_key.entry(key).or_default();

@@ -197,6 +197,54 @@ impl<'a> Place<'a> {
     }
 }
 
+/// Where a walk stands: a base pointer and the places stepped through from it, written out as a
+/// JSON pointer only when one is asked for (a union site, an error). A walk passes every node of
+/// the document and needs its pointer at few of them: stepping costs a push, not a token
+/// escaped into a buffer per node.
+pub(crate) struct Trail<'a> {
+    base: String,
+    steps: Vec<Place<'a>>,
+}
+
+impl<'a> Trail<'a> {
+    /// A trail from the node at `base`.
+    pub(crate) fn from(base: String) -> Self {
+        Trail {
+            base,
+            steps: Vec::new(),
+        }
+    }
+
+    pub(crate) fn push(&mut self, place: Place<'a>) {
+        self.steps.push(place);
+    }
+
+    pub(crate) fn pop(&mut self) {
+        self.steps.pop();
+    }
+
+    /// Whether the trail stands at the document's root.
+    pub(crate) fn at_root(&self) -> bool {
+        self.base.is_empty() && self.steps.is_empty()
+    }
+
+    /// The pointer, written into `out` (cleared first).
+    pub(crate) fn write_into(&self, out: &mut String) {
+        out.clear();
+        out.push_str(&self.base);
+        for place in &self.steps {
+            place.push_onto(out);
+        }
+    }
+
+    /// The pointer.
+    pub(crate) fn pointer(&self) -> String {
+        let mut out = String::new();
+        self.write_into(&mut out);
+        out
+    }
+}
+
 /// Calls `f` with every subschema of `node` (well-formed or not: values of the wrong JSON type are
 /// skipped here and reported by `wellformed`).
 pub fn subschemas<'a>(node: &'a Map<String, Value>, mut f: impl FnMut(Place<'a>, &'a Value)) {

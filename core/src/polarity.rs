@@ -22,7 +22,7 @@ use crate::diagnostics::SkipReason;
 use crate::draft::Draft;
 use crate::fasthash::{FastMap, FastSet};
 use crate::identify::{self, Identified, Part, Union};
-use crate::keywords;
+use crate::keywords::{self, Trail};
 use crate::pointer;
 
 /// The union sites that must not be flattened, and the identification of every union site (the
@@ -195,10 +195,9 @@ fn walk(
         identified,
         sites: FastSet::default(),
         pending: Vec::new(),
+        scratch: String::new(),
     };
-    // One pointer buffer for the whole walk: each step appends its tokens and truncates them.
-    let mut ptr = String::new();
-    walk.node(document, &mut ptr, false);
+    walk.node(document, &mut Trail::from(String::new()), false);
     // Definitions a frozen place references are frozen too, wherever else they are used; each
     // is walked frozen once.
     let mut frozen_roots: FastSet<String> = FastSet::default();
@@ -206,8 +205,7 @@ fn walk(
         if let Some(node) = pointer::get(document, &target)
             && frozen_roots.insert(target.clone())
         {
-            let mut ptr = target;
-            walk.node(node, &mut ptr, true);
+            walk.node(node, &mut Trail::from(target), true);
         }
     }
     walk.sites
@@ -221,14 +219,17 @@ struct Walk<'w> {
     sites: FastSet<String>,
     /// The targets of references met in a frozen place, to walk frozen.
     pending: Vec<String>,
+    /// A buffer for a union site's pointer, to look its identification up.
+    scratch: String,
 }
 
 impl Walk<'_> {
-    fn node(&mut self, node: &Value, ptr: &mut String, frozen: bool) {
+    /// Walks `node`, where `trail` stands (written out only at union sites).
+    fn node<'d>(&mut self, node: &'d Value, trail: &mut Trail<'d>, frozen: bool) {
         let Value::Object(map) = node else { return };
         let union_here = keywords::has(map, "oneOf") || keywords::has(map, "anyOf");
         if frozen && union_here {
-            self.sites.insert(ptr.clone());
+            self.sites.insert(trail.pointer());
         }
         if frozen
             && let Some(target) = keywords::get(map, "$ref")
@@ -240,7 +241,10 @@ impl Walk<'_> {
         let exclusive = !frozen
             && keywords::has(map, "oneOf")
             && !matches!(
-                self.identified.get(ptr.as_str()),
+                {
+                    trail.write_into(&mut self.scratch);
+                    self.identified.get(self.scratch.as_str())
+                },
                 Some(Identified::Union(_))
             );
         let max_contains = keywords::has(map, "maxContains");
@@ -253,10 +257,9 @@ impl Walk<'_> {
             let freezes = matches!(keyword, "not" | "if")
                 || (keyword == "oneOf" && exclusive)
                 || (keyword == "contains" && max_contains);
-            let len = ptr.len();
-            place.push_onto(ptr);
-            self.node(child, ptr, frozen || freezes);
-            ptr.truncate(len);
+            trail.push(place);
+            self.node(child, trail, frozen || freezes);
+            trail.pop();
         });
     }
 }

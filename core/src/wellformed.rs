@@ -6,7 +6,7 @@ use serde_json::{Map, Value};
 use crate::draft::Draft;
 use crate::error::{Error, ErrorKind};
 use crate::fasthash::FastSet;
-use crate::keywords::{self, Slot};
+use crate::keywords::{self, Slot, Trail};
 use crate::parse::check_depth;
 use crate::pointer;
 
@@ -40,16 +40,20 @@ pub(crate) fn check(document: &Value) -> Result<Facts, Error> {
         draft: Draft::of(document),
         ..Facts::default()
     };
-    let mut ptr = String::new();
+    let mut trail = Trail::from(String::new());
     let mut resolved = FastSet::default();
-    walk(document, document, &mut ptr, &mut facts, &mut resolved)?;
+    walk(document, document, &mut trail, &mut facts, &mut resolved)?;
     match facts.unresolved.take() {
         Some(e) if !facts.uses_uri_resolution => Err(e),
         _ => Ok(facts),
     }
 }
 
-fn wrong(ptr: &str, keyword: &str, expected: &'static str) -> Error {
+fn wrong(trail: &Trail<'_>, keyword: &str, expected: &'static str) -> Error {
+    wrong_at(&trail.pointer(), keyword, expected)
+}
+
+fn wrong_at(ptr: &str, keyword: &str, expected: &'static str) -> Error {
     Error::new(
         pointer::push(ptr, keyword),
         ErrorKind::WrongType {
@@ -59,40 +63,39 @@ fn wrong(ptr: &str, keyword: &str, expected: &'static str) -> Error {
     )
 }
 
-/// `ptr` is one buffer reused for the whole walk: each step appends its tokens and truncates
-/// them afterwards, so no pointer is allocated unless an error needs it.
+/// `trail` is where the walk stands, written out only where a pointer is needed (a union site, an
+/// error).
 /// `resolved` holds the local references already resolved (a document refers to a few
 /// definitions from many places: each is looked up once).
 fn walk<'d>(
     document: &'d Value,
     node: &'d Value,
-    ptr: &mut String,
+    trail: &mut Trail<'d>,
     facts: &mut Facts,
     resolved: &mut FastSet<&'d str>,
 ) -> Result<(), Error> {
     let map = match node {
         Value::Bool(_) => return Ok(()),
         Value::Object(map) => map,
-        _ => return Err(Error::new(ptr.clone(), ErrorKind::NotASchema)),
+        _ => return Err(Error::new(trail.pointer(), ErrorKind::NotASchema)),
     };
     if !facts.uses_uri_resolution
-        && crate::refs::needs_uri_resolution(map, ptr.is_empty(), facts.draft.id_keyword())
+        && crate::refs::needs_uri_resolution(map, trail.at_root(), facts.draft.id_keyword())
     {
         facts.uses_uri_resolution = true;
     }
-    check_keywords(document, map, ptr, facts, resolved)?;
+    check_keywords(document, map, trail, facts, resolved)?;
     if keywords::has(map, "oneOf") || keywords::has(map, "anyOf") {
-        facts.union_sites.push(ptr.clone());
+        facts.union_sites.push(trail.pointer());
     }
     let mut result = Ok(());
     let draft = facts.draft;
     keywords::subschemas(map, |place, child| {
         // A keyword the draft does not have holds data, never evaluated (SPEC §6 decision 35).
         if result.is_ok() && draft.knows(place.keyword()) {
-            let len = ptr.len();
-            place.push_onto(ptr);
-            result = walk(document, child, ptr, facts, resolved);
-            ptr.truncate(len);
+            trail.push(place);
+            result = walk(document, child, trail, facts, resolved);
+            trail.pop();
         }
     });
     result
@@ -101,7 +104,7 @@ fn walk<'d>(
 fn check_keywords<'d>(
     document: &'d Value,
     map: &'d Map<String, Value>,
-    ptr: &str,
+    trail: &Trail<'_>,
     facts: &mut Facts,
     resolved: &mut FastSet<&'d str>,
 ) -> Result<(), Error> {
@@ -114,19 +117,19 @@ fn check_keywords<'d>(
                     _ => false,
                 };
                 if !ok {
-                    return Err(wrong(ptr, keyword, "a string or an array of strings"));
+                    return Err(wrong(trail, keyword, "a string or an array of strings"));
                 }
             }
             "required" => {
                 let ok = matches!(value, Value::Array(items) if items.iter().all(Value::is_string));
                 if !ok {
-                    return Err(wrong(ptr, keyword, "an array of strings"));
+                    return Err(wrong(trail, keyword, "an array of strings"));
                 }
             }
-            "enum" if !value.is_array() => return Err(wrong(ptr, keyword, "an array")),
+            "enum" if !value.is_array() => return Err(wrong(trail, keyword, "an array")),
             "$ref" => {
                 let Value::String(reference) = value else {
-                    return Err(wrong(ptr, keyword, "a string"));
+                    return Err(wrong(trail, keyword, "a string"));
                 };
                 if resolved.contains(reference.as_str()) {
                     continue;
@@ -135,7 +138,7 @@ fn check_keywords<'d>(
                     if pointer::get(document, &target).is_none() {
                         if facts.unresolved.is_none() {
                             facts.unresolved = Some(Error::new(
-                                pointer::push(ptr, "$ref"),
+                                pointer::push(&trail.pointer(), "$ref"),
                                 ErrorKind::UnresolvableRef {
                                     reference: reference.clone(),
                                 },
@@ -152,10 +155,10 @@ fn check_keywords<'d>(
         }
         match keywords::slot(keyword) {
             Some(Slot::Array) if !value.is_array() => {
-                return Err(wrong(ptr, keyword, "an array of schemas"));
+                return Err(wrong(trail, keyword, "an array of schemas"));
             }
             Some(Slot::Map | Slot::MapOfSchemaOrNames) if !value.is_object() => {
-                return Err(wrong(ptr, keyword, "an object"));
+                return Err(wrong(trail, keyword, "an object"));
             }
             Some(Slot::MapOfSchemaOrNames) => {
                 if let Value::Object(deps) = value {
@@ -163,8 +166,8 @@ fn check_keywords<'d>(
                         if let Value::Array(names) = dep
                             && !names.iter().all(Value::is_string)
                         {
-                            return Err(wrong(
-                                &pointer::push(ptr, keyword),
+                            return Err(wrong_at(
+                                &pointer::push(&trail.pointer(), keyword),
                                 name,
                                 "a schema or an array of strings",
                             ));
@@ -182,6 +185,42 @@ fn check_keywords<'d>(
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// The walk writes its trail out only where a pointer is needed: each one is the place's
+    /// pointer from the root, tokens escaped, indexes and names in their steps.
+    #[test]
+    fn pointers_written_where_needed_name_the_place() {
+        let pointer_of = |doc: Value| {
+            check(&doc)
+                .map(|_| String::new())
+                .unwrap_or_else(|e| e.pointer)
+        };
+        assert_eq!(
+            pointer_of(json!({"properties": {"a/b": {"items": [true, {"type": 5}]}}})),
+            "/properties/a~1b/items/1/type"
+        );
+        assert_eq!(
+            pointer_of(json!({"$defs": {"m~n": {"oneOf": [{}, 3]}}})),
+            "/$defs/m~0n/oneOf/1"
+        );
+        assert_eq!(
+            pointer_of(json!({"not": {"properties": {"x": {"$ref": "#/$defs/missing"}}}})),
+            "/not/properties/x/$ref"
+        );
+        assert_eq!(
+            pointer_of(json!({"dependentSchemas": {"k": {"required": [1]}}})),
+            "/dependentSchemas/k/required"
+        );
+        let facts = check(&json!({
+            "properties": {"m~n": {"anyOf": [{}, {"oneOf": [{}, {}]}]}},
+            "items": {"oneOf": [{}, {}]}
+        }))
+        .expect("well-formed");
+        assert_eq!(
+            facts.union_sites,
+            ["/properties/m~0n", "/properties/m~0n/anyOf/1", "/items"]
+        );
+    }
 
     #[test]
     fn wrong_types_are_located() {

@@ -60,11 +60,17 @@ impl JoinDigests {
     }
 }
 
-/// Six odd seeds, random per call.
+/// Six odd seeds, random per call: one draw from `RandomState` (random keys per thread, stepped
+/// per state), spread by SplitMix64's finalizer, so a digester costs one SipHash, not six.
 fn random_seeds() -> [u64; 6] {
-    let state = RandomState::new();
-    let seed = |i: u64| state.hash_one(i) | 1;
-    [seed(1), seed(2), seed(3), seed(4), seed(5), seed(6)]
+    let mut x = RandomState::new().hash_one(0x5eed_u64);
+    std::array::from_fn(|_| {
+        x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = x;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        (z ^ (z >> 31)) | 1
+    })
 }
 
 impl Default for KeyOptions<'_> {

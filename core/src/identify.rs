@@ -383,6 +383,37 @@ pub(crate) fn site_key(digester: &DataDigester, node: &Map<String, Value>) -> Op
     Some(digester.written(asserting))
 }
 
+/// Keywords that make a node read where it stands, or a place of its own.
+const LOCATED: &[&str] = &[
+    "$ref",
+    "$dynamicRef",
+    "$recursiveRef",
+    "$id",
+    "id",
+    "$anchor",
+    "$dynamicAnchor",
+    "$recursiveAnchor",
+    "$schema",
+    "$defs",
+    "definitions",
+];
+
+/// Whether any schema object of `node`'s subtree (itself included) reads where it stands or is a
+/// place of its own: a reference, a resource, an anchor, definitions ([`LOCATED`]). Two sites
+/// written alike without one join alike (SPEC §6 decision 80).
+pub(crate) fn reads_where_it_stands(node: &Map<String, Value>) -> bool {
+    if LOCATED.iter().any(|k| keywords::has(node, k)) {
+        return true;
+    }
+    let mut found = false;
+    keywords::subschemas(node, |_, child| {
+        if !found && let Value::Object(child) = child {
+            found = reads_where_it_stands(child);
+        }
+    });
+    found
+}
+
 /// How many schema nodes a union site may hold for [`site_key`] to key it.
 const SITE_KEY_NODES: usize = 64;
 

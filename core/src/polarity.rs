@@ -33,6 +33,9 @@ pub(crate) struct Frozen {
     pub sites: FastSet<String>,
     /// Union sites identified, by pointer (empty when the caller passed its own).
     pub identified: FastMap<String, Identified>,
+    /// Sites written alike, by group ([`Identifications::alike`]; empty when the caller passed
+    /// its own identifications).
+    pub alike: FastMap<String, usize>,
 }
 
 /// Finds the frozen union sites of `document`. `union_sites` are the pointers of the sites in
@@ -61,7 +64,9 @@ pub(crate) fn frozen(
         return out;
     }
     if known.is_none() {
-        out.identified = identify_all(document, union_sites, ref_targets);
+        let all = identify_all(document, union_sites, ref_targets);
+        out.identified = all.identified;
+        out.alike = all.alike;
     }
     loop {
         out.sites = walk(document, draft, known.unwrap_or(&out.identified));
@@ -86,9 +91,12 @@ pub(crate) fn identify_all<'s>(
     document: &Value,
     union_sites: impl IntoIterator<Item = &'s String>,
     ref_targets: &FastSet<String>,
-) -> FastMap<String, Identified> {
+) -> Identifications {
     let mut identified: FastMap<String, Identified> = FastMap::default();
     let mut first_of: FastMap<(u128, bool), &str> = FastMap::default();
+    let mut alike: FastMap<String, usize> = FastMap::default();
+    // Each key's group; `None` for a union whose subtree reads where it stands.
+    let mut group_of_key: FastMap<(u128, bool), Option<usize>> = FastMap::default();
     let digester = DataDigester::new();
     let mut targets: Vec<&str> = ref_targets.iter().map(String::as_str).collect();
     targets.sort_unstable();
@@ -112,13 +120,22 @@ pub(crate) fn identify_all<'s>(
                     site.is_empty() || identify::is_root_target(document, site),
                 )
             });
-        let copied = key
-            .as_ref()
-            .and_then(|k| first_of.get(k))
-            .and_then(|first| match identified.get(*first)? {
-                Identified::Union(union) => Some(Identified::Union(union.rebased(first, site))),
-                Identified::NotUnion(reason) => Some(Identified::NotUnion(reason.clone())),
-            });
+        let first = key.as_ref().and_then(|k| Some((k, *first_of.get(k)?)));
+        let copied = first.and_then(|(key, first)| match identified.get(first)? {
+            Identified::Union(union) => {
+                // Discriminated unions written alike may share their join too.
+                let next = group_of_key.len();
+                let g = *group_of_key
+                    .entry(*key)
+                    .or_insert_with(|| (!identify::reads_where_it_stands(map)).then_some(next));
+                if let Some(g) = g {
+                    alike.entry(first.to_owned()).or_insert(g);
+                    alike.insert(site.clone(), g);
+                }
+                Some(Identified::Union(union.rebased(first, site)))
+            }
+            Identified::NotUnion(reason) => Some(Identified::NotUnion(reason.clone())),
+        });
         let id = match copied {
             Some(id) => id,
             None => {
@@ -130,22 +147,41 @@ pub(crate) fn identify_all<'s>(
         };
         identified.insert(site.clone(), id);
     }
-    register_joined(&mut identified);
-    identified
+    for ptr in register_joined(&mut identified) {
+        alike.remove(&ptr);
+    }
+    Identifications { identified, alike }
+}
+
+/// What [`identify_all`] makes: every union site's identification, and the sites written alike.
+#[derive(Default)]
+pub(crate) struct Identifications {
+    /// Union sites identified, by pointer.
+    pub identified: FastMap<String, Identified>,
+    /// Discriminated unions written alike ([`identify::site_key`], not referenced into, and
+    /// with the same reading of whether the root leads there) whose subtree does not read where
+    /// it stands ([`identify::reads_where_it_stands`]), by group: each group's sites read the
+    /// same identification with their own pointers. A site whose identification an enclosing union's
+    /// replaces ([`register_joined`]) is in no group.
+    pub alike: FastMap<String, usize>,
 }
 
 /// Registers every union joined because an enclosing union is (SPEC §2.9) over its own
 /// identification: as a branch of a joined union it is joined even without a discriminator.
-fn register_joined(identified: &mut FastMap<String, Identified>) {
+/// Returns the pointers registered.
+fn register_joined(identified: &mut FastMap<String, Identified>) -> Vec<String> {
     let mut below = Vec::new();
     for id in identified.values() {
         if let Identified::Union(union) = id {
             union.joined_below(&mut below);
         }
     }
+    let mut registered = Vec::with_capacity(below.len());
     for (ptr, union) in below {
+        registered.push(ptr.clone());
         identified.insert(ptr, Identified::Union(union));
     }
+    registered
 }
 
 /// Demotes each union with a frozen union below it (it cannot become one object); whether any
@@ -399,7 +435,7 @@ mod tests {
                 _ => None,
             })
             .collect();
-        register_joined(&mut alone);
+        let _ = register_joined(&mut alone);
         alone
     }
 
@@ -407,7 +443,7 @@ mod tests {
     /// does identified on its own. Returns how many sites `identify_all` identified.
     fn assert_shared_reads_alone(doc: &Value) -> usize {
         let facts = crate::wellformed::check(doc).expect("well-formed");
-        let all = identify_all(doc, &facts.union_sites, &facts.ref_targets);
+        let all = identify_all(doc, &facts.union_sites, &facts.ref_targets).identified;
         let alone = each_alone(doc, &facts.union_sites);
         let mut sites: Vec<&String> = alone.keys().collect();
         sites.sort();
@@ -466,7 +502,7 @@ mod tests {
             "s1": site.clone(), "s2": site.clone(), "s3": site}});
         assert_eq!(assert_shared_reads_alone(&doc), 3);
         let facts = crate::wellformed::check(&doc).expect("well-formed");
-        let all = identify_all(&doc, &facts.union_sites, &facts.ref_targets);
+        let all = identify_all(&doc, &facts.union_sites, &facts.ref_targets).identified;
         let Some(Identified::Union(s3)) = all.get("/properties/s3") else {
             panic!(
                 "s3 is a discriminated union: {:?}",

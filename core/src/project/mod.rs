@@ -6,6 +6,7 @@
 //! [`Projector`]).
 
 mod assemble;
+mod copies;
 mod hoist;
 mod owned;
 mod repair;
@@ -25,6 +26,7 @@ use crate::polarity::{self, Frozen};
 use crate::wellformed::{self, Facts};
 use crate::{Flattened, Options, Scope};
 use assemble::UnionInput;
+use copies::{Copied, Copies};
 pub(crate) use owned::run_owned;
 
 /// Keywords of a union node that stay on its flat object, in this order, before `type`.
@@ -90,7 +92,7 @@ fn project_document(schema: &Value, options: &Options, facts: Facts) -> Result<F
     // decision 37); under `Scope::Root` every nested site stays, so the members of its `oneOf`
     // are frozen places.
     let root_referenced = facts.ref_targets.contains("");
-    let frozen = match options.scope {
+    let mut frozen = match options.scope {
         Scope::All => polarity::frozen(
             schema,
             facts.draft,
@@ -112,6 +114,7 @@ fn project_document(schema: &Value, options: &Options, facts: Facts) -> Result<F
         Scope::Root => Frozen::default(),
     };
     let sharing = share::Sharing::plan(schema, &facts, &frozen, options);
+    let copies = Copies::new(std::mem::take(&mut frozen.alike), &frozen.sites);
     let mut projector = Projector {
         document: schema,
         options,
@@ -124,6 +127,7 @@ fn project_document(schema: &Value, options: &Options, facts: Facts) -> Result<F
         diagnostics: Diagnostics::default(),
         sites: Vec::new(),
         sharing,
+        copies,
     };
     let mut ptr = String::new();
     let mut out = projector.project(schema, &mut ptr)?;
@@ -186,6 +190,8 @@ struct Projector<'a> {
     sites: Vec<(String, &'static str)>,
     /// Repeated union sites joined once (SPEC §6 decision 73); `None` where nothing repeats.
     sharing: Option<share::Sharing>,
+    /// Union sites written alike, joined once and copied (SPEC §6 decision 80).
+    copies: Copies,
 }
 
 impl Projector<'_> {
@@ -318,7 +324,15 @@ impl Projector<'_> {
                     if let Some(group) = self.shared_group(&here) {
                         return self.flatten_shared(map, &here, union, group);
                     }
-                    return self.flatten_union(map, &here, union);
+                    return match self.copied_join(map, &here) {
+                        Copied::Join(copy) => Ok(copy),
+                        Copied::Keep(before) => {
+                            let join = self.flatten_union(map, &here, union)?;
+                            self.keep_join(&here, before, &join);
+                            Ok(join)
+                        }
+                        Copied::Alone => self.flatten_union(map, &here, union),
+                    };
                 }
                 Identified::NotUnion(Some(reason)) => {
                     self.diagnostics.record_skipped(SkippedSite {

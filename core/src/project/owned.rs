@@ -5,6 +5,7 @@
 use serde_json::{Map, Value};
 
 use super::assemble::UnionInput;
+use super::copies::{Copied, Copies};
 use super::{KEPT_AFTER, KEPT_BEFORE, Projector, SIBLING_KEYWORDS, faults, project_document};
 use crate::diagnostics::{Diagnostics, SkipReason, SkippedSite};
 use crate::error::Error;
@@ -12,7 +13,7 @@ use crate::fasthash::FastMap;
 use crate::identify::{Identified, Part, Union};
 use crate::keywords;
 use crate::pointer;
-use crate::polarity::{self, Frozen};
+use crate::polarity::{self, Frozen, Identifications};
 use crate::wellformed::{self, Facts};
 use crate::{Flattened, Options, Scope};
 
@@ -32,9 +33,13 @@ pub(crate) fn run_owned(schema: Value, options: &Options) -> Result<Flattened, E
     }
     // Identify every union site on the original, then give it up and project in place, moving
     // instead of copying. Without `$ref`, kinds and drafts need only `$schema`.
-    let mut sites = identify_sites(&schema, &facts, options);
+    let Identifications {
+        identified: mut sites,
+        alike,
+    } = identify_sites(&schema, &facts, options);
     let context = draft_context(&schema);
     let frozen = freeze_owned(&schema, &facts, options, &mut sites);
+    let copies = Copies::new(alike, &frozen.sites);
     let mut projector = Projector {
         document: &context,
         options,
@@ -47,6 +52,7 @@ pub(crate) fn run_owned(schema: Value, options: &Options) -> Result<Flattened, E
         diagnostics: Diagnostics::default(),
         sites: Vec::new(),
         sharing: None,
+        copies,
     };
     let mut ptr = String::new();
     let out = projector.project_owned(schema, &mut ptr, &mut sites)?;
@@ -58,7 +64,7 @@ pub(crate) fn run_owned(schema: Value, options: &Options) -> Result<Flattened, E
 
 /// The identification of every union site in scope, made on the original before it is given up
 /// (sites written alike identified once, [`polarity::identify_all`]).
-fn identify_sites(schema: &Value, facts: &Facts, options: &Options) -> FastMap<String, Identified> {
+fn identify_sites(schema: &Value, facts: &Facts, options: &Options) -> Identifications {
     let in_scope = facts
         .union_sites
         .iter()
@@ -201,7 +207,15 @@ impl Projector<'_> {
             match sites.remove(ptr.as_str()) {
                 Some(Identified::Union(union)) => {
                     let here = ptr.clone();
-                    return self.flatten_union_owned(map, &here, union, sites);
+                    return match self.copied_join(&map, &here) {
+                        Copied::Join(copy) => Ok(copy),
+                        Copied::Keep(before) => {
+                            let join = self.flatten_union_owned(map, &here, union, sites)?;
+                            self.keep_join(&here, before, &join);
+                            Ok(join)
+                        }
+                        Copied::Alone => self.flatten_union_owned(map, &here, union, sites),
+                    };
                 }
                 Some(Identified::NotUnion(Some(reason))) => {
                     self.diagnostics.record_skipped(SkippedSite {

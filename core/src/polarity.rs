@@ -36,6 +36,9 @@ pub(crate) struct Frozen {
     /// Sites written alike, by group ([`Identifications::alike`]; empty when the caller passed
     /// its own identifications).
     pub alike: FastMap<String, usize>,
+    /// Each site's text key, in the order of the sites given ([`Identifications::written`];
+    /// empty when the caller passed its own identifications).
+    pub written: Vec<Option<u128>>,
 }
 
 /// Finds the frozen union sites of `document`. `union_sites` are the pointers of the sites in
@@ -67,6 +70,7 @@ pub(crate) fn frozen(
         let all = identify_all(document, union_sites, ref_targets);
         out.identified = all.identified;
         out.alike = all.alike;
+        out.written = all.written;
     }
     loop {
         out.sites = walk(document, draft, known.unwrap_or(&out.identified));
@@ -108,18 +112,20 @@ pub(crate) fn identify_all<'s>(
             .any(|t| t.len() == site.len() || t.as_bytes()[site.len()] == b'/')
     };
     let mut cursor = pointer::Cursor::new(document);
+    let mut written = Vec::new();
     for site in union_sites {
         let Some(Value::Object(map)) = cursor.get(site) else {
+            written.push(None);
             continue;
         };
-        let key = identify::site_key(&digester, map)
-            .filter(|_| !referenced_into(site))
-            .map(|text| {
-                (
-                    text,
-                    site.is_empty() || identify::is_root_target(document, site),
-                )
-            });
+        let text = identify::site_key(&digester, map);
+        written.push(text);
+        let key = text.filter(|_| !referenced_into(site)).map(|text| {
+            (
+                text,
+                site.is_empty() || identify::is_root_target(document, site),
+            )
+        });
         let first = key.as_ref().and_then(|k| Some((k, *first_of.get(k)?)));
         let copied = first.and_then(|(key, first)| match identified.get(first)? {
             Identified::Union(union) => {
@@ -150,7 +156,11 @@ pub(crate) fn identify_all<'s>(
     for ptr in register_joined(&mut identified) {
         alike.remove(&ptr);
     }
-    Identifications { identified, alike }
+    Identifications {
+        identified,
+        alike,
+        written,
+    }
 }
 
 /// What [`identify_all`] makes: every union site's identification, and the sites written alike.
@@ -164,6 +174,9 @@ pub(crate) struct Identifications {
     /// same identification with their own pointers. A site whose identification an enclosing union's
     /// replaces ([`register_joined`]) is in no group.
     pub alike: FastMap<String, usize>,
+    /// Each site's [`identify::site_key`] (`None` where it has none), in the order the sites
+    /// were given: sites written alike are found once (the sharing plan reads it).
+    pub written: Vec<Option<u128>>,
 }
 
 /// Registers every union joined because an enclosing union is (SPEC §2.9) over its own

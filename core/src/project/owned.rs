@@ -36,6 +36,7 @@ pub(crate) fn run_owned(schema: Value, options: &Options) -> Result<Flattened, E
     let Identifications {
         identified: mut sites,
         alike,
+        ..
     } = identify_sites(&schema, &facts, options);
     let context = draft_context(&schema);
     let frozen = freeze_owned(&schema, &facts, options, &mut sites);

@@ -126,11 +126,25 @@ impl Sharing {
         let mut by_key: FastMap<u128, Vec<&str>> = FastMap::default();
         let mut order: Vec<u128> = Vec::new();
         let mut cursor = pointer::Cursor::new(document);
-        for site in &facts.union_sites {
-            if frozen.sites.contains(site.as_str()) {
+        // Sites written alike (the same text key) have the same sharing key: it is made once.
+        let written = (frozen.written.len() == facts.union_sites.len()).then_some(&frozen.written);
+        let mut known: FastMap<u128, Option<u128>> = FastMap::default();
+        for (i, site) in facts.union_sites.iter().enumerate() {
+            if frozen.sites.contains(site.as_str()) || !shares_from(site) {
                 continue;
             }
-            let Some(key) = cursor.get(site).and_then(|n| share_key(&digester, site, n)) else {
+            let text = written.and_then(|w| w[i]);
+            let key = match text.and_then(|t| known.get(&t).copied()) {
+                Some(key) => key,
+                None => {
+                    let key = cursor.get(site).and_then(|n| share_key(&digester, n));
+                    if let Some(t) = text {
+                        known.insert(t, key);
+                    }
+                    key
+                }
+            };
+            let Some(key) = key else {
                 continue;
             };
             let entry = by_key.entry(key).or_default();
@@ -158,20 +172,27 @@ impl Sharing {
     }
 }
 
-/// The sharing key of the union node at `site`: the digest of its keywords without the
-/// annotations a site keeps, the union's members in any order (a bag: a member written twice
-/// counts twice), everything else as data; `None` where the site is not shared (the root, a
-/// definitions entry, a place of its own, no branch behind `$ref`). Equal for sites written the
-/// same, different otherwise except with negligible probability (the digest dedup relies on,
-/// SPEC §3.4).
-fn share_key(digester: &DataDigester, site: &str, node: &Value) -> Option<u128> {
+/// Whether a union site at `site` may be shared for where it stands: not the root, not a
+/// definitions entry (already shared).
+fn shares_from(site: &str) -> bool {
+    site.rfind('/').is_some_and(|i| {
+        let parent = &site[..i];
+        !(parent.ends_with("/$defs") || parent.ends_with("/definitions"))
+    })
+}
+
+/// The sharing key of a union node (at a place [`shares_from`]): the digest of its keywords
+/// without the annotations a site keeps, the union's members in any order (a bag: a member
+/// written twice counts twice), everything else as data; `None` where the site is not shared (a
+/// place of its own, no branch behind `$ref`). Equal for sites written the same, different
+/// otherwise except with negligible probability (the digest dedup relies on, SPEC §3.4). A
+/// function of the node's text without its annotations, which [`identify::site_key`] keys.
+///
+/// [`identify::site_key`]: crate::identify::site_key
+fn share_key(digester: &DataDigester, node: &Value) -> Option<u128> {
     let Value::Object(map) = node else {
         return None;
     };
-    let parent = &site[..site.rfind('/')?];
-    if parent.ends_with("/$defs") || parent.ends_with("/definitions") {
-        return None;
-    }
     if OWN_PLACE.iter().any(|k| keywords::has(map, k)) {
         return None;
     }

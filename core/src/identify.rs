@@ -98,8 +98,42 @@ impl Union {
 pub(crate) enum Identified {
     /// A union of objects the join makes one object.
     Union(Union),
+    /// A union of objects written like the one identified at another site, with nothing nested:
+    /// that site's pointer and identification, moved under this site only where it is read
+    /// ([`Alike::at`]; a site whose group's join is shared or copied never reads it).
+    Alike(Alike),
     /// Not one; `Some(reason)` for every union site (two or more members) left as it is.
     NotUnion(Option<SkipReason>),
+}
+
+/// Another site's identification, shared by the sites written like it ([`Identified::Alike`]).
+pub(crate) type Alike = Rc<(String, Union)>;
+
+/// A union, identified at its site or shared with a site written like it.
+pub(crate) enum UnionHere {
+    Own(Union),
+    Alike(Alike),
+}
+
+impl UnionHere {
+    /// The union, its pointers under `ptr`.
+    pub(crate) fn at(self, ptr: &str) -> Union {
+        match self {
+            UnionHere::Own(union) => union,
+            UnionHere::Alike(alike) => alike.1.rebased(&alike.0, ptr),
+        }
+    }
+}
+
+#[cfg(test)]
+impl Identified {
+    /// This identification read at `ptr`: a shared one moved under it.
+    pub(crate) fn at(self, ptr: &str) -> Identified {
+        match self {
+            Identified::Alike(alike) => Identified::Union(alike.1.rebased(&alike.0, ptr)),
+            other => other,
+        }
+    }
 }
 
 /// Where a union site is identified (SPEC §2.9): at the root of a tool schema, or as a branch of

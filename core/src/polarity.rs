@@ -15,6 +15,8 @@
 //! left as it is. The walk goes through the one subschema walker ([`keywords::subschemas`]) and
 //! skips keywords the draft does not have; references are followed to their targets once each.
 
+use std::rc::Rc;
+
 use serde_json::Value;
 
 use crate::canonical::DataDigester;
@@ -101,6 +103,8 @@ pub(crate) fn identify_all<'s>(
     let mut alike: FastMap<String, usize> = FastMap::default();
     // Each key's group; `None` for a union whose subtree reads where it stands.
     let mut group_of_key: FastMap<(u128, bool), Option<usize>> = FastMap::default();
+    // Each key's identification, shared by its later sites ([`Identified::Alike`]).
+    let mut shared_of: FastMap<(u128, bool), identify::Alike> = FastMap::default();
     let digester = DataDigester::new();
     let mut targets: Vec<&str> = ref_targets.iter().map(String::as_str).collect();
     targets.sort_unstable();
@@ -138,8 +142,17 @@ pub(crate) fn identify_all<'s>(
                     alike.entry(first.to_owned()).or_insert(g);
                     alike.insert(site.clone(), g);
                 }
-                Some(Identified::Union(union.rebased(first, site)))
+                // With nothing nested (nothing below registered, nothing to demote) the
+                // identification is moved under this site only where it is read.
+                if !union.nested.is_empty() {
+                    return Some(Identified::Union(union.rebased(first, site)));
+                }
+                let shared = shared_of
+                    .entry(*key)
+                    .or_insert_with(|| Rc::new((first.to_owned(), union.clone())));
+                Some(Identified::Alike(Rc::clone(shared)))
             }
+            Identified::Alike(shared) => Some(Identified::Alike(Rc::clone(shared))),
             Identified::NotUnion(reason) => Some(Identified::NotUnion(reason.clone())),
         });
         let id = match copied {
@@ -294,7 +307,7 @@ impl Walk<'_> {
                     trail.write_into(&mut self.scratch);
                     self.identified.get(self.scratch.as_str())
                 },
-                Some(Identified::Union(_))
+                Some(Identified::Union(_) | Identified::Alike(_))
             );
         let max_contains = keywords::has(map, "maxContains");
         let draft = self.draft;
@@ -456,7 +469,15 @@ mod tests {
     /// does identified on its own. Returns how many sites `identify_all` identified.
     fn assert_shared_reads_alone(doc: &Value) -> usize {
         let facts = crate::wellformed::check(doc).expect("well-formed");
-        let all = identify_all(doc, &facts.union_sites, &facts.ref_targets).identified;
+        let all: FastMap<String, Identified> =
+            identify_all(doc, &facts.union_sites, &facts.ref_targets)
+                .identified
+                .into_iter()
+                .map(|(site, id)| {
+                    let id = id.at(&site);
+                    (site, id)
+                })
+                .collect();
         let alone = each_alone(doc, &facts.union_sites);
         let mut sites: Vec<&String> = alone.keys().collect();
         sites.sort();
@@ -515,12 +536,12 @@ mod tests {
             "s1": site.clone(), "s2": site.clone(), "s3": site}});
         assert_eq!(assert_shared_reads_alone(&doc), 3);
         let facts = crate::wellformed::check(&doc).expect("well-formed");
-        let all = identify_all(&doc, &facts.union_sites, &facts.ref_targets).identified;
-        let Some(Identified::Union(s3)) = all.get("/properties/s3") else {
-            panic!(
-                "s3 is a discriminated union: {:?}",
-                all.get("/properties/s3")
-            );
+        let mut all = identify_all(&doc, &facts.union_sites, &facts.ref_targets).identified;
+        let s3 = all
+            .remove("/properties/s3")
+            .map(|id| id.at("/properties/s3"));
+        let Some(Identified::Union(s3)) = s3 else {
+            panic!("s3 is a discriminated union: {s3:?}");
         };
         assert!(
             s3.branches[0].parts.contains(&Part::Node(

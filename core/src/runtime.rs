@@ -167,7 +167,7 @@ impl Runtime {
                         literals,
                     })
                 }
-                Identified::Union(_) | Identified::NotUnion(_) => None,
+                Identified::Union(_) | Identified::Alike(_) | Identified::NotUnion(_) => None,
             },
             _ => None,
         };

@@ -18,7 +18,7 @@ use crate::diagnostics::{Diagnostics, SkipReason, SkippedSite};
 use crate::draft::Draft;
 use crate::error::Error;
 use crate::fasthash::{FastMap, FastSet};
-use crate::identify::{self, Identified, Part, Union};
+use crate::identify::{self, Identified, Part, Union, UnionHere};
 use crate::join::JoinFaults;
 use crate::keywords;
 use crate::pointer;
@@ -303,7 +303,9 @@ impl Projector<'_> {
                 .remove(ptr.as_str())
                 .unwrap_or_else(|| identify::identify(map, ptr, self.document));
             let identified = match identified {
-                Identified::Union(_) if self.frozen.sites.contains(ptr.as_str()) => {
+                Identified::Union(_) | Identified::Alike(_)
+                    if self.frozen.sites.contains(ptr.as_str()) =>
+                {
                     Identified::NotUnion(Some(SkipReason::Frozen))
                 }
                 // A union below it that must stay: this one cannot become one object (SPEC
@@ -318,29 +320,33 @@ impl Projector<'_> {
                 },
                 other => other,
             };
-            match identified {
-                Identified::Union(union) => {
-                    let here = ptr.clone();
-                    if let Some(group) = self.shared_group(&here) {
-                        return self.flatten_shared(map, &here, union, group);
-                    }
-                    return match self.copied_join(map, &here) {
-                        Copied::Join(copy) => Ok(copy),
-                        Copied::Keep(before) => {
-                            let join = self.flatten_union(map, &here, union)?;
-                            self.keep_join(&here, before, &join);
-                            Ok(join)
-                        }
-                        Copied::Alone => self.flatten_union(map, &here, union),
-                    };
-                }
+            let union = match identified {
+                Identified::Union(union) => Some(UnionHere::Own(union)),
+                // Nothing nested: nothing below to keep it from becoming one object.
+                Identified::Alike(alike) => Some(UnionHere::Alike(alike)),
                 Identified::NotUnion(Some(reason)) => {
                     self.diagnostics.record_skipped(SkippedSite {
                         pointer: ptr.clone(),
                         reason,
                     });
+                    None
                 }
-                Identified::NotUnion(None) => {}
+                Identified::NotUnion(None) => None,
+            };
+            if let Some(union) = union {
+                let here = ptr.clone();
+                if let Some(group) = self.shared_group(&here) {
+                    return self.flatten_shared(map, &here, union, group);
+                }
+                return match self.copied_join(map, &here) {
+                    Copied::Join(copy) => Ok(copy),
+                    Copied::Keep(before) => {
+                        let join = self.flatten_union(map, &here, union.at(&here))?;
+                        self.keep_join(&here, before, &join);
+                        Ok(join)
+                    }
+                    Copied::Alone => self.flatten_union(map, &here, union.at(&here)),
+                };
             }
         }
         let draft = self.facts.draft;

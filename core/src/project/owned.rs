@@ -10,7 +10,7 @@ use super::{KEPT_AFTER, KEPT_BEFORE, Projector, SIBLING_KEYWORDS, faults, projec
 use crate::diagnostics::{Diagnostics, SkipReason, SkippedSite};
 use crate::error::Error;
 use crate::fasthash::FastMap;
-use crate::identify::{Identified, Part, Union};
+use crate::identify::{Identified, Part, Union, UnionHere};
 use crate::keywords;
 use crate::pointer;
 use crate::polarity::{self, Frozen, Identifications};
@@ -107,7 +107,7 @@ fn freeze_owned(
         Some(sites),
     );
     for site in &frozen.sites {
-        if let Some(id @ Identified::Union(_)) = sites.get_mut(site) {
+        if let Some(id @ (Identified::Union(_) | Identified::Alike(_))) = sites.get_mut(site) {
             *id = Identified::NotUnion(Some(SkipReason::Frozen));
         }
     }
@@ -205,26 +205,33 @@ impl Projector<'_> {
             return Ok(node);
         };
         if !sites.is_empty() && (keywords::has(&map, "oneOf") || keywords::has(&map, "anyOf")) {
-            match sites.remove(ptr.as_str()) {
-                Some(Identified::Union(union)) => {
-                    let here = ptr.clone();
-                    return match self.copied_join(&map, &here) {
-                        Copied::Join(copy) => Ok(copy),
-                        Copied::Keep(before) => {
-                            let join = self.flatten_union_owned(map, &here, union, sites)?;
-                            self.keep_join(&here, before, &join);
-                            Ok(join)
-                        }
-                        Copied::Alone => self.flatten_union_owned(map, &here, union, sites),
-                    };
-                }
+            let union = match sites.remove(ptr.as_str()) {
+                Some(Identified::Union(union)) => Some(UnionHere::Own(union)),
+                Some(Identified::Alike(alike)) => Some(UnionHere::Alike(alike)),
                 Some(Identified::NotUnion(Some(reason))) => {
                     self.diagnostics.record_skipped(SkippedSite {
                         pointer: ptr.clone(),
                         reason,
                     });
+                    None
                 }
-                _ => {}
+                _ => None,
+            };
+            if let Some(union) = union {
+                let here = ptr.clone();
+                return match self.copied_join(&map, &here) {
+                    Copied::Join(copy) => Ok(copy),
+                    Copied::Keep(before) => {
+                        let union = union.at(&here);
+                        let join = self.flatten_union_owned(map, &here, union, sites)?;
+                        self.keep_join(&here, before, &join);
+                        Ok(join)
+                    }
+                    Copied::Alone => {
+                        let union = union.at(&here);
+                        self.flatten_union_owned(map, &here, union, sites)
+                    }
+                };
             }
         }
         self.project_children_owned(&mut map, ptr, sites)?;

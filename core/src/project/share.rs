@@ -22,7 +22,7 @@ use crate::canonical::{DataDigester, JoinDigests};
 use crate::diagnostics::{FlattenedSite, SkippedSite};
 use crate::error::Error;
 use crate::fasthash::FastMap;
-use crate::identify::Union;
+use crate::identify::UnionHere;
 use crate::keywords;
 use crate::pointer;
 use crate::polarity::Frozen;
@@ -265,7 +265,7 @@ impl Projector<'_> {
         &mut self,
         node: &Map<String, Value>,
         ptr: &str,
-        union: Union,
+        union: UnionHere,
         g: usize,
     ) -> Result<Value, Error> {
         let sharing = self.sharing.as_mut().expect("a shared group has a plan");
@@ -277,6 +277,7 @@ impl Projector<'_> {
             }
             return Ok(placeholder(node, body, g, group.canonical));
         }
+        let union = union.at(ptr);
         let first_time = group.first.is_none();
         if first_time {
             group.first = Some(ptr.to_owned());

@@ -162,6 +162,12 @@ struct Digester<'a> {
 /// negligible probability, with seeds drawn per digester (one per projection).
 pub(crate) struct DataDigester(Digester<'static>);
 
+impl Default for DataDigester {
+    fn default() -> Self {
+        DataDigester::new()
+    }
+}
+
 impl DataDigester {
     pub(crate) fn new() -> Self {
         DataDigester(Digester::new(KeyOptions::default()))

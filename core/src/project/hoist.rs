@@ -9,6 +9,7 @@ use serde_json::{Map, Value};
 
 use super::Projector;
 use super::share::{MARK, is_site_annotation, marked_key, place_of, with_body};
+use crate::canonical::DataDigester;
 use crate::fasthash::{FastMap, FastSet};
 use crate::keywords;
 use crate::pointer;
@@ -24,10 +25,11 @@ impl Projector<'_> {
         let mut ids = FastMap::default();
         for (i, g) in sharing.groups.iter().enumerate() {
             if g.body.is_some() {
-                ids.entry(g.key.clone()).or_insert(i);
+                ids.entry(g.key).or_insert(i);
             }
         }
         let mut hoist = Hoist {
+            keys: &sharing.keys,
             bodies: sharing.groups.iter_mut().map(|g| g.body.take()).collect(),
             ids,
             counts: FastMap::default(),
@@ -84,12 +86,14 @@ fn taken_names(document: &Value, out: &Value) -> FastSet<String> {
 /// One hoisting pass's state. A flat object's identity is its sharing key ([`marked_key`]),
 /// numbered: a group's join by its group (the first group of each key, which is the one its
 /// placeholders name), any other marked object after the groups.
-struct Hoist {
+struct Hoist<'k> {
+    /// The digester of the sharing keys.
+    keys: &'k DataDigester,
     /// Each group's join, by group: read while the places are counted, then taken where it is
     /// written out ([`Hoist::rewritten_body`]).
     bodies: Vec<Option<Map<String, Value>>>,
     /// Sharing key → identity.
-    ids: FastMap<String, usize>,
+    ids: FastMap<u128, usize>,
     /// Identity → the number of places it stands at, every join written out.
     counts: FastMap<usize, usize>,
     /// Group → the identities inside its join and how often each stands there.
@@ -105,8 +109,9 @@ struct Hoist {
     next_name: usize,
 }
 
-impl Hoist {
-    fn id_of(&mut self, key: String) -> usize {
+impl Hoist<'_> {
+    fn id_of(&mut self, map: &Map<String, Value>) -> usize {
+        let key = marked_key(self.keys, map);
         let next = self.bodies.len() + self.ids.len();
         *self.ids.entry(key).or_insert(next)
     }
@@ -124,7 +129,7 @@ impl Hoist {
             return;
         }
         if keywords::has(map, MARK) {
-            let id = self.id_of(marked_key(map));
+            let id = self.id_of(map);
             *into.entry(id).or_default() += 1;
         }
         keywords::subschemas(map, |_, child| self.count(child, into));
@@ -180,7 +185,7 @@ impl Hoist {
             *map = self.hoisted(c, group, full);
             return;
         }
-        let id = keywords::has(map, MARK).then(|| self.id_of(marked_key(map)));
+        let id = keywords::has(map, MARK).then(|| self.id_of(map));
         keywords::subschemas_mut(map, |_, child| self.rewrite(child));
         if id.is_some() {
             map.shift_remove(MARK);

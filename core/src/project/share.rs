@@ -60,9 +60,11 @@ pub(super) struct Sharing {
     pub(super) container: &'static str,
     /// A finished join's key → the first group whose join it is (groups whose joins come out
     /// identical share one placeholder identity).
-    by_key: FastMap<String, usize>,
+    by_key: FastMap<u128, usize>,
     /// The joins' digests for dedup, kept for the projection.
     pub(super) digests: JoinDigests,
+    /// The digester of the sharing keys ([`marked_key`]), its seeds drawn once per projection.
+    pub(super) keys: DataDigester,
 }
 
 #[derive(Default)]
@@ -72,7 +74,7 @@ pub(super) struct Group {
     first: Option<String>,
     pub(super) body: Option<Map<String, Value>>,
     /// The body's sharing key ([`marked_key`]), once the body is done.
-    pub(super) key: String,
+    pub(super) key: u128,
     /// The group whose placeholder this group's sites take (itself, or an earlier group whose
     /// join came out identical).
     canonical: usize,
@@ -91,7 +93,7 @@ impl Group {
         Group {
             first: self.first.clone(),
             body: None,
-            key: String::new(),
+            key: 0,
             canonical: self.canonical,
             repaired_at: None,
             marks: self.marks,
@@ -155,6 +157,7 @@ impl Sharing {
         }
         let mut sharing = Sharing {
             container: super::container_name(document),
+            keys: digester,
             ..Sharing::default()
         };
         for key in order {
@@ -225,26 +228,6 @@ fn share_key(digester: &DataDigester, node: &Value) -> Option<u128> {
     Some(digester.object(entries))
 }
 
-/// The text of `map` without its site annotations and mark, its keywords and every object
-/// below in sorted order (an enclosing join may move keywords: the same schema written in
-/// another order is the same schema). The mark names the group: two groups' identical objects
-/// share one definition.
-fn key_text(map: &Map<String, Value>) -> String {
-    let mut keys: Vec<&String> = map
-        .keys()
-        .filter(|k| !is_site_annotation(k) && *k != MARK)
-        .collect();
-    keys.sort_unstable();
-    let mut key = String::new();
-    for k in keys {
-        crate::canonical::push_quoted(&mut key, k);
-        key.push(':');
-        crate::canonical::data_key(keywords::get(map, k).unwrap_or(&Value::Null), &mut key);
-        key.push(',');
-    }
-    key
-}
-
 /// Whether `keyword` is one of the union node's annotations that stay at its site.
 pub(super) fn is_site_annotation(keyword: &str) -> bool {
     (KEPT_BEFORE.contains(&keyword) || KEPT_AFTER.contains(&keyword))
@@ -294,9 +277,9 @@ impl Projector<'_> {
         }
         let after = self.marks();
         flat.retain(|k, _| !(is_site_annotation(k) && keywords::has(node, k)));
-        let key = marked_key(&flat);
         let sharing = self.sharing.as_mut().expect("planned");
-        let canonical = *sharing.by_key.entry(key.clone()).or_insert(g);
+        let key = marked_key(&sharing.keys, &flat);
+        let canonical = *sharing.by_key.entry(key).or_insert(g);
         let group = &mut sharing.groups[g];
         group.marks = Some((before, after));
         group.canonical = canonical;
@@ -468,7 +451,16 @@ pub(super) fn with_body(
     out
 }
 
-/// The sharing key of a marked object: its text without its own annotations.
-pub(super) fn marked_key(map: &Map<String, Value>) -> String {
-    key_text(map)
+/// The sharing key of a marked object: the digest of `map` without its own annotations and
+/// mark, as data ([`DataDigester::data`]: keywords and every object below in any order, numbers
+/// by value; an enclosing join may move keywords, and the same schema written in another order
+/// is the same schema). Equal exactly when the two objects are the same data, except with
+/// negligible probability (the digest dedup relies on, SPEC §3.4). Marks below stay in: they
+/// name the groups, and two groups' identical objects share one definition.
+pub(super) fn marked_key(digester: &DataDigester, map: &Map<String, Value>) -> u128 {
+    digester.object(
+        map.iter()
+            .filter(|(k, _)| !is_site_annotation(k) && *k != MARK)
+            .map(|(k, v)| (k.as_str(), digester.data(v))),
+    )
 }

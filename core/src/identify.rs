@@ -417,6 +417,125 @@ pub(crate) fn site_key(digester: &DataDigester, node: &Map<String, Value>) -> Op
     Some(digester.written(asserting))
 }
 
+/// The digest of a small union node with its members taken as a bag ([`site_key`]'s node, its
+/// own annotations left out, the other keywords as written, each member as written, in any
+/// order, repeats counted): equal for two nodes that list the same members in different orders,
+/// different otherwise except with negligible probability. Under it a union's identification
+/// serves the same members listed in another order ([`Union::permuted`], SPEC §6 decision 81).
+pub(crate) fn members_key(digester: &DataDigester, node: &Map<String, Value>) -> Option<u128> {
+    let (keyword, members) = wrapper_union(node)?;
+    let mut digests: Vec<u128> = members.iter().map(|m| member_digest(digester, m)).collect();
+    let members = digester.bag(&mut digests);
+    let rest = digester.written(
+        node.iter()
+            .filter(|(k, _)| k.as_str() != keyword && !keywords::is_annotation(k))
+            .map(|(k, v)| (k.as_str(), v)),
+    );
+    Some(digester.object([("members", members), ("rest", rest)].into_iter()))
+}
+
+/// A wrapper union node's union keyword and members ([`keywords::wrapper_members`]).
+fn wrapper_union(node: &Map<String, Value>) -> Option<(&'static str, &Vec<Value>)> {
+    let members = keywords::wrapper_members(node)?;
+    let keyword = if keywords::get(node, "oneOf").is_some_and(Value::is_array) {
+        "oneOf"
+    } else {
+        "anyOf"
+    };
+    Some((keyword, members))
+}
+
+/// A member's digest as written.
+fn member_digest(digester: &DataDigester, member: &Value) -> u128 {
+    digester.written(std::iter::once(("", member)))
+}
+
+impl Union {
+    /// This identification of the union node `from_node` at `from`, for the node `to_node` at `to`
+    /// that lists the same members in another order ([`members_key`]; neither site referenced
+    /// into, the same reading of whether the root leads there): each branch is the branch of
+    /// the same member, its parts under that member moved under the member's place at `to`,
+    /// its label its new position where it has no title (SPEC §6 decision 81).
+    ///
+    /// `None` unless identification cannot depend on the order: nothing nested, and the
+    /// discriminator the node's explicit `discriminator.propertyName` (the first candidate, so
+    /// chosen in every order: it wins when every branch requires it, and otherwise no candidate
+    /// is required by every branch, in any order, and it is the first optional one). A branch's
+    /// literals and parts are its member's alone, and the literal sets' disjointness is
+    /// pairwise.
+    pub(crate) fn permuted(
+        &self,
+        digester: &DataDigester,
+        (from, from_node): (&str, &Map<String, Value>),
+        (to, to_node): (&str, &Map<String, Value>),
+    ) -> Option<Union> {
+        let explicit = keywords::get(to_node, "discriminator")
+            .and_then(|d| d.get("propertyName"))
+            .and_then(Value::as_str);
+        if !self.nested.is_empty()
+            || explicit.is_none()
+            || self.discriminator.as_deref() != explicit
+        {
+            return None;
+        }
+        let (keyword, from_members) = wrapper_union(from_node)?;
+        let (_, to_members) = wrapper_union(to_node)?;
+        let n = self.branches.len();
+        if from_members.len() != n || to_members.len() != n {
+            return None;
+        }
+        let mut unused: Vec<Option<u128>> = from_members
+            .iter()
+            .map(|m| Some(member_digest(digester, m)))
+            .collect();
+        let (from_union, to_union) = (pointer::push(from, keyword), pointer::push(to, keyword));
+        let mut branches = Vec::with_capacity(n);
+        for (i, member) in to_members.iter().enumerate() {
+            let digest = member_digest(digester, member);
+            let j = unused.iter().position(|d| *d == Some(digest))?;
+            unused[j] = None;
+            let branch = &self.branches[j];
+            let (from_member, to_member) = (
+                pointer::push_index(&from_union, j),
+                pointer::push_index(&to_union, i),
+            );
+            let mut parts = Vec::with_capacity(branch.parts.len());
+            for part in &branch.parts {
+                parts.push(match part {
+                    Part::Siblings => Part::Siblings,
+                    Part::Node(p) => match below(p, &from_member) {
+                        Some(rest) => Part::Node(pointer::under(&to_member, rest)),
+                        // Only a reference could lead elsewhere into the site, and none does.
+                        None if below(p, from).is_some() => return None,
+                        None => Part::Node(p.clone()),
+                    },
+                });
+            }
+            let label = if branch.label.starts_with('"') {
+                Rc::clone(&branch.label)
+            } else {
+                (i + 1).to_string().into()
+            };
+            branches.push(Branch {
+                parts,
+                literals: Rc::clone(&branch.literals),
+                label,
+            });
+        }
+        Some(Union {
+            discriminator: self.discriminator.clone(),
+            branches,
+            nested: Vec::new(),
+        })
+    }
+}
+
+/// The rest of `p` after `base` when `p` is `base` or under it.
+fn below<'p>(p: &'p str, base: &str) -> Option<&'p str> {
+    p.strip_prefix(base)
+        .filter(|rest| rest.is_empty() || rest.starts_with('/'))
+}
+
 /// Keywords that make a node read where it stands, or a place of its own.
 const LOCATED: &[&str] = &[
     "$ref",

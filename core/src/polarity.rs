@@ -17,7 +17,7 @@
 
 use std::rc::Rc;
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::canonical::DataDigester;
 use crate::diagnostics::SkipReason;
@@ -100,6 +100,8 @@ pub(crate) fn identify_all<'s>(
 ) -> Identifications {
     let mut identified: FastMap<String, Identified> = FastMap::default();
     let mut first_of: FastMap<(u128, bool), &str> = FastMap::default();
+    // The first site identified of each bag of members (SPEC §6 decision 81).
+    let mut first_of_bag: FastMap<(u128, bool), Site<'_>> = FastMap::default();
     let mut alike: FastMap<String, usize> = FastMap::default();
     // Each key's group; `None` for a union whose subtree reads where it stands.
     let mut group_of_key: FastMap<(u128, bool), Option<usize>> = FastMap::default();
@@ -161,7 +163,27 @@ pub(crate) fn identify_all<'s>(
                 if let Some(key) = key {
                     first_of.insert(key, site);
                 }
-                identify::identify(map, site, document)
+                // The same members in another order (SPEC §6 decision 81).
+                let bag =
+                    key.and_then(|(_, root)| Some((identify::members_key(&digester, map)?, root)));
+                let permuted = bag.and_then(|bag| {
+                    let (first, first_map) = *first_of_bag.get(&bag)?;
+                    match identified.get(first)? {
+                        Identified::Union(union) => {
+                            union.permuted(&digester, (first, first_map), (site, map))
+                        }
+                        _ => None,
+                    }
+                });
+                match permuted {
+                    Some(union) => Identified::Union(union),
+                    None => {
+                        if let Some(bag) = bag {
+                            first_of_bag.entry(bag).or_insert((site, map));
+                        }
+                        identify::identify(map, site, document)
+                    }
+                }
             }
         };
         identified.insert(site.clone(), id);
@@ -175,6 +197,9 @@ pub(crate) fn identify_all<'s>(
         written,
     }
 }
+
+/// A union site's pointer and node.
+type Site<'d> = (&'d str, &'d Map<String, Value>);
 
 /// What [`identify_all`] makes: every union site's identification, and the sites written alike.
 #[derive(Default)]
@@ -549,6 +574,78 @@ mod tests {
             )),
             "{:?}",
             s3.branches[0].parts
+        );
+    }
+
+    /// The same members listed in other orders (SPEC §6 decision 81): inline members (parts
+    /// under the member), references, an `allOf`, members without a title (labelled by
+    /// position), a member listed twice, an explicit discriminator every branch requires, one
+    /// some branch leaves optional, and one no branch has. Each site reads as identified on its own, and the
+    /// permutation is what serves them.
+    #[test]
+    fn members_in_another_order_read_as_each_alone() {
+        let a = json!({"$ref": "#/$defs/A"});
+        let b = json!({"title": "Bee", "allOf": [{"$ref": "#/$defs/B"}],
+            "properties": {"n": {"type": "integer"}}});
+        let c = json!({"type": "object", "required": ["kind"],
+            "properties": {"kind": {"enum": ["c", "cc"]}, "s": {"type": "string"}}});
+        let d = json!({"type": "object", "properties": {"kind": {"const": "d"}}});
+        let site = |members: Vec<&Value>, name: &str| json!({"oneOf": members, "discriminator": {"propertyName": name}});
+        let orders = [[0, 1, 2], [2, 0, 1], [1, 2, 0], [2, 1, 0]];
+        let mut properties = Map::new();
+        for (n, order) in orders.iter().enumerate() {
+            let required: Vec<&Value> = order.iter().map(|&i| [&a, &b, &c][i]).collect();
+            properties.insert(format!("r{n}"), site(required, "kind"));
+            // `d` leaves `kind` optional: no candidate is required by every branch.
+            let optional: Vec<&Value> = order.iter().map(|&i| [&a, &d, &c][i]).collect();
+            properties.insert(format!("o{n}"), site(optional, "kind"));
+            let other: Vec<&Value> = order.iter().map(|&i| [&a, &b, &c][i]).collect();
+            properties.insert(format!("t{n}"), site(other, "other"));
+            // Listed twice, `c` overlaps itself: no discriminated union, in any order.
+            let twice: Vec<&Value> = order.iter().map(|&i| [&a, &c, &c][i]).collect();
+            properties.insert(format!("d{n}"), site(twice, "kind"));
+        }
+        let doc = json!({"type": "object", "properties": properties, "$defs": {
+            "A": {"type": "object", "required": ["kind"], "properties": {
+                "kind": {"const": "a"}, "v": {"type": "string"}}},
+            "B": {"type": "object", "required": ["kind"], "properties": {
+                "kind": {"const": "b"}}}}});
+        assert_eq!(assert_shared_reads_alone(&doc), orders.len() * 4);
+        let digester = DataDigester::new();
+        let at = |p: &str| -> (String, &Map<String, Value>) {
+            let ptr = format!("/properties/{p}");
+            let Some(Value::Object(map)) = pointer::get(&doc, &ptr) else {
+                panic!("{ptr}")
+            };
+            (ptr, map)
+        };
+        for family in ["r", "o"] {
+            let (first, first_map) = at(&format!("{family}0"));
+            let Identified::Union(union) = identify::identify(first_map, &first, &doc) else {
+                panic!("{first} is a discriminated union");
+            };
+            for n in 1..orders.len() {
+                let (to, to_map) = at(&format!("{family}{n}"));
+                let permuted = union.permuted(&digester, (&first, first_map), (&to, to_map));
+                let alone = identify::identify(to_map, &to, &doc);
+                assert_eq!(
+                    format!("{:?}", permuted.map(Identified::Union)),
+                    format!("{:?}", Some(alone)),
+                    "{to}"
+                );
+            }
+        }
+        // `other` names no property: identification falls back to `kind`, and the permutation
+        // does not serve.
+        let (first, first_map) = at("t0");
+        let (to, to_map) = at("t1");
+        let Identified::Union(union) = identify::identify(first_map, &first, &doc) else {
+            panic!("{first} is a discriminated union");
+        };
+        assert!(
+            union
+                .permuted(&digester, (&first, first_map), (&to, to_map))
+                .is_none()
         );
     }
 }

@@ -96,9 +96,16 @@ pub struct Flattened {
 /// [`Diagnostics::assumed_draft`] saying so.
 pub fn flatten(schema: &Value, options: &Options) -> Result<Flattened, Error> {
     let declared = draft::declared(schema)?;
-    let mut flat = match refs::normalize(schema)? {
-        Some(normalized) => project::run_owned(normalized, options),
-        None => project::run(schema, options),
+    let mut flat = match wellformed::check(schema) {
+        // Walked once: nothing to normalize, and the facts serve the projection.
+        Ok(facts) if !facts.needs_normalizing(schema) => {
+            project::run_checked(schema, facts, options)
+        }
+        // Normalized first, or an error: as the normalization and the check find it, in order.
+        _ => match refs::normalize(schema)? {
+            Some(normalized) => project::run_owned(normalized, options),
+            None => project::run(schema, options),
+        },
     }?;
     flat.diagnostics.note_declared(declared);
     Ok(flat)
@@ -108,9 +115,14 @@ pub fn flatten(schema: &Value, options: &Options) -> Result<Flattened, Error> {
 /// the input is returned as it is, without a copy.
 pub fn flatten_owned(schema: Value, options: &Options) -> Result<Flattened, Error> {
     let declared = draft::declared(&schema)?;
-    let mut flat = match refs::normalize(&schema)? {
-        Some(normalized) => project::run_owned(normalized, options),
-        None => project::run_owned(schema, options),
+    let mut flat = match wellformed::check(&schema) {
+        Ok(facts) if !facts.needs_normalizing(&schema) => {
+            project::run_owned_checked(schema, facts, options)
+        }
+        _ => match refs::normalize(&schema)? {
+            Some(normalized) => project::run_owned(normalized, options),
+            None => project::run_owned(schema, options),
+        },
     }?;
     flat.diagnostics.note_declared(declared);
     Ok(flat)

@@ -61,12 +61,12 @@ impl referencing::Retrieve for NoFetch {
 
 /// What the detection walk found.
 #[derive(Default)]
-struct Detected {
-    needs: bool,
-    has_union: bool,
+pub(crate) struct Detected {
+    pub(crate) needs: bool,
+    pub(crate) has_union: bool,
 }
 
-fn detect(document: &Value, declared: Draft) -> Detected {
+pub(crate) fn detect(document: &Value, declared: Draft) -> Detected {
     let id_keyword = declared.id_keyword();
     let mut found = Detected::default();
     let root_has_id = document.get(id_keyword).is_some();

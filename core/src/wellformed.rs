@@ -25,9 +25,24 @@ pub(crate) struct Facts {
     pub uses_uri_resolution: bool,
     /// The draft the document is read by ([`Draft::of`]).
     pub draft: Draft,
+    /// Whether some `$ref` is not a fragment (`#…`): read against a root `$id`, it needs URI
+    /// resolution too ([`Facts::needs_normalizing`]).
+    pub ref_not_fragment: bool,
     /// The first `#/…` reference that does not resolve from the root (reported unless
     /// `uses_uri_resolution`).
     unresolved: Option<Error>,
+}
+
+impl Facts {
+    /// Whether [`crate::refs::normalize`] rewrites `document`, which these facts describe: the
+    /// answer of its own walk (`refs::detect`), read from this one (the same nodes, the same
+    /// keywords asked about), so a well-formed document that needs no normalizing is walked once
+    /// for both.
+    pub(crate) fn needs_normalizing(&self, document: &Value) -> bool {
+        !self.union_sites.is_empty()
+            && (self.uses_uri_resolution
+                || (self.ref_not_fragment && document.get(self.draft.id_keyword()).is_some()))
+    }
 }
 
 /// Checks `document` and collects its [`Facts`].
@@ -131,6 +146,9 @@ fn check_keywords<'d>(
                 let Value::String(reference) = value else {
                     return Err(wrong(trail, keyword, "a string"));
                 };
+                if !reference.starts_with('#') {
+                    facts.ref_not_fragment = true;
+                }
                 if resolved.contains(reference.as_str()) {
                     continue;
                 }
@@ -252,5 +270,62 @@ mod tests {
         let facts = check(&doc).expect("well-formed");
         assert!(!facts.union_sites.is_empty() && facts.uses_unevaluated);
         assert!(facts.ref_targets.contains("/$defs/a"));
+    }
+
+    /// [`Facts::needs_normalizing`] answers as `refs::detect`'s own walk does, on every schema of
+    /// the JSON-Schema-Test-Suite (every draft: `$id`, anchors, relative and remote references,
+    /// unions) and every corpus dialect file that is well-formed, and on a few made to tell the
+    /// clauses apart.
+    #[test]
+    fn needs_normalizing_answers_as_the_normalizing_walk() {
+        let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus");
+        let mut schemas: Vec<Value> = vec![
+            json!({"$id": "https://x/s.json", "oneOf": [{"$ref": "t.json"}, {}]}),
+            json!({"$id": "https://x/s.json", "oneOf": [{"$ref": "#/$defs/a"}, {}],
+                "$defs": {"a": {}}}),
+            json!({"oneOf": [{"$ref": "t.json"}, {}]}),
+            json!({"oneOf": [{"$anchor": "a"}, {}]}),
+            json!({"$id": "https://x/s.json", "$ref": "t.json"}),
+        ];
+        let mut files = Vec::new();
+        let mut dirs = vec![
+            corpus.join("json-schema-test-suite/tests"),
+            corpus.join("dialects"),
+        ];
+        while let Some(dir) = dirs.pop() {
+            for entry in std::fs::read_dir(&dir).expect("corpus directory") {
+                let path = entry.expect("entry").path();
+                if path.is_dir() {
+                    dirs.push(path);
+                } else if path.extension().is_some_and(|e| e == "json") {
+                    files.push(path);
+                }
+            }
+        }
+        for path in &files {
+            let text = std::fs::read_to_string(path).expect("corpus file");
+            match serde_json::from_str::<Value>(&text).expect("JSON") {
+                Value::Array(groups) => schemas.extend(
+                    groups
+                        .into_iter()
+                        .filter_map(|mut g| g.get_mut("schema").map(Value::take)),
+                ),
+                schema => schemas.push(schema),
+            }
+        }
+        assert!(schemas.len() > 1000, "{} schemas", schemas.len());
+        let (mut checked, mut normalizing) = (0, 0);
+        for schema in &schemas {
+            let Ok(facts) = check(schema) else { continue };
+            let detected = crate::refs::detect(schema, Draft::of(schema));
+            let expected = detected.needs && detected.has_union;
+            assert_eq!(facts.needs_normalizing(schema), expected, "{schema}");
+            checked += 1;
+            normalizing += usize::from(expected);
+        }
+        assert!(
+            checked > 1000 && normalizing >= 10,
+            "{checked} {normalizing}"
+        );
     }
 }

@@ -27,7 +27,7 @@ use crate::wellformed::{self, Facts};
 use crate::{Flattened, Options, Scope};
 use assemble::UnionInput;
 use copies::{Copied, Copies};
-pub(crate) use owned::run_owned;
+pub(crate) use owned::{run_owned, run_owned_checked};
 
 /// Keywords of a union node that stay on its flat object, in this order, before `type`.
 const KEPT_BEFORE: &[&str] = &[
@@ -54,7 +54,15 @@ const SIBLING_KEYWORDS: &[&str] = &[
 
 /// Flattens a borrowed document (`flatten`).
 pub(crate) fn run(schema: &Value, options: &Options) -> Result<Flattened, Error> {
-    let facts = wellformed::check(schema)?;
+    run_checked(schema, wellformed::check(schema)?, options)
+}
+
+/// [`run`] with the document's well-formedness pass done (`facts`).
+pub(crate) fn run_checked(
+    schema: &Value,
+    facts: Facts,
+    options: &Options,
+) -> Result<Flattened, Error> {
     if facts.union_sites.is_empty() {
         return Ok(Flattened {
             schema: schema.clone(),

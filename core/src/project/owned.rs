@@ -21,6 +21,15 @@ use crate::{Flattened, Options, Scope};
 /// the projection and takes the borrowing path ([`project_document`]).
 pub(crate) fn run_owned(schema: Value, options: &Options) -> Result<Flattened, Error> {
     let facts = wellformed::check(&schema)?;
+    run_owned_checked(schema, facts, options)
+}
+
+/// [`run_owned`] with the document's well-formedness pass done (`facts`).
+pub(crate) fn run_owned_checked(
+    schema: Value,
+    facts: Facts,
+    options: &Options,
+) -> Result<Flattened, Error> {
     if facts.union_sites.is_empty() {
         return Ok(Flattened {
             schema,

@@ -49,6 +49,8 @@ mod project;
 mod refs;
 #[cfg(feature = "runtime")]
 mod runtime;
+#[cfg(test)]
+mod test_corpus;
 mod wellformed;
 mod widen;
 

@@ -26,6 +26,7 @@ use crate::fasthash::{FastMap, FastSet};
 use crate::identify::{self, Identified, Part, Union};
 use crate::keywords::{self, Trail};
 use crate::pointer;
+use crate::wellformed::Facts;
 
 /// The union sites that must not be flattened, and the identification of every union site (the
 /// projection reuses it instead of identifying again).
@@ -58,12 +59,12 @@ pub(crate) struct Frozen {
 /// ([`SkipReason::BranchUnionKept`]) and the walk runs again, until nothing changes.
 pub(crate) fn frozen(
     document: &Value,
-    draft: Draft,
+    facts: &Facts,
     union_sites: &[String],
     root_referenced: bool,
-    ref_targets: &FastSet<String>,
     known: Option<&FastMap<String, Identified>>,
 ) -> Frozen {
+    let ref_targets = &facts.ref_targets;
     let mut out = Frozen::default();
     if union_sites.iter().all(String::is_empty) && !root_referenced {
         return out;
@@ -75,11 +76,37 @@ pub(crate) fn frozen(
         out.written = all.written;
     }
     loop {
-        out.sites = walk(document, draft, known.unwrap_or(&out.identified));
+        let identified = known.unwrap_or(&out.identified);
+        out.sites = if may_freeze(facts, identified) {
+            walk(document, facts, identified)
+        } else {
+            FastSet::default()
+        };
         if known.is_some() || !demote(&mut out) {
             return out;
         }
     }
+}
+
+/// Whether the walk can find a frozen site, given every site's identification: only below a
+/// place that freezes — a `not`, an `if`, a `contains` beside `maxContains`
+/// ([`Facts::freezing_keyword`]), or a `oneOf` that is not flattened. The well-formedness pass
+/// walked the same nodes; without such a place the walk starts unfrozen, never freezes, and
+/// finds nothing (SPEC §6 decision 83).
+fn may_freeze(facts: &Facts, identified: &FastMap<String, Identified>) -> bool {
+    facts.freezing_keyword
+        || facts
+            .one_of_sites
+            .iter()
+            .any(|&i| !flattened(identified, &facts.union_sites[i]))
+}
+
+/// Whether the site at `ptr` is identified as a union to flatten.
+fn flattened(identified: &FastMap<String, Identified>, ptr: &str) -> bool {
+    matches!(
+        identified.get(ptr),
+        Some(Identified::Union(_) | Identified::Alike(_))
+    )
 }
 
 /// Every union site identified, and the unions joined below each registered over their own
@@ -274,17 +301,37 @@ pub(crate) fn kept_branch(union: &Union, frozen: &FastSet<String>) -> Option<usi
 /// the depth check of the well-formedness pass, and every step descends one JSON level.
 fn walk(
     document: &Value,
-    draft: Draft,
+    facts: &Facts,
     identified: &FastMap<String, Identified>,
 ) -> FastSet<String> {
     let mut walk = Walk {
-        draft,
+        draft: facts.draft,
         identified,
         sites: FastSet::default(),
         pending: Vec::new(),
         scratch: String::new(),
     };
-    walk.node(document, &mut Trail::from(String::new()), false);
+    if facts.freezing_keyword {
+        walk.node(document, &mut Trail::from(String::new()), false);
+    } else {
+        // The only places that freeze are the `oneOf`s left as they are: their members are
+        // walked frozen, and nothing else can freeze (SPEC §6 decision 83).
+        let mut cursor = pointer::Cursor::new(document);
+        for &i in &facts.one_of_sites {
+            let site = &facts.union_sites[i];
+            if flattened(identified, site) {
+                continue;
+            }
+            let Some(Value::Array(members)) = cursor.get(site).and_then(|n| n.get("oneOf")) else {
+                continue;
+            };
+            for (j, member) in members.iter().enumerate() {
+                let mut trail = Trail::from(site.clone());
+                trail.push(keywords::Place::Index("oneOf", j));
+                walk.node(member, &mut trail, true);
+            }
+        }
+    }
     // Definitions a frozen place references are frozen too, wherever else they are used; each
     // is walked frozen once.
     let mut frozen_roots: FastSet<String> = FastSet::default();
@@ -327,13 +374,10 @@ impl Walk<'_> {
         }
         let exclusive = !frozen
             && keywords::has(map, "oneOf")
-            && !matches!(
-                {
-                    trail.write_into(&mut self.scratch);
-                    self.identified.get(self.scratch.as_str())
-                },
-                Some(Identified::Union(_) | Identified::Alike(_))
-            );
+            && !{
+                trail.write_into(&mut self.scratch);
+                flattened(self.identified, &self.scratch)
+            };
         let max_contains = keywords::has(map, "maxContains");
         let draft = self.draft;
         keywords::subschemas(map, |place, child| {
@@ -363,16 +407,14 @@ mod tests {
         ]})
     }
 
-    /// Every local `$ref`'s target, as the well-formedness pass finds them.
-    fn targets_of(doc: &Value) -> FastSet<String> {
-        crate::wellformed::check(doc)
-            .expect("well-formed")
-            .ref_targets
+    /// What the well-formedness pass finds.
+    fn facts_of(doc: &Value) -> Facts {
+        crate::wellformed::check(doc).expect("well-formed")
     }
 
     fn sites_of(doc: &Value, sites: &[&str]) -> FastSet<String> {
         let sites: Vec<String> = sites.iter().map(|s| (*s).to_owned()).collect();
-        frozen(doc, Draft::of(doc), &sites, false, &targets_of(doc), None).sites
+        frozen(doc, &facts_of(doc), &sites, false, None).sites
     }
 
     #[test]
@@ -451,10 +493,9 @@ mod tests {
         held["properties"]["q"] = json!({"not": {"$ref": "#/$defs/Cat"}});
         let frozen = frozen(
             &held,
-            Draft::of(&held),
+            &facts_of(&held),
             &sites.map(str::to_owned),
             false,
-            &targets_of(&held),
             None,
         );
         assert!(frozen.sites.contains("/$defs/Cat"));
@@ -646,6 +687,62 @@ mod tests {
             union
                 .permuted(&digester, (&first, first_map), (&to, to_map))
                 .is_none()
+        );
+    }
+
+    /// Where [`may_freeze`] says no, the walk finds nothing, and where no keyword freezes, the
+    /// walk from the `oneOf`s left as they are finds what the whole walk finds: on every
+    /// well-formed schema of the JSON-Schema-Test-Suite and the corpus dialects, and on the
+    /// documents of the tests above (frozen sites under `not`, `if`, `contains` beside
+    /// `maxContains`, a `oneOf` left as it is, a reference from a frozen place).
+    #[test]
+    fn without_a_place_that_freezes_the_walk_finds_nothing() {
+        let mut docs = crate::test_corpus::schemas();
+        for (site, doc) in [
+            (
+                "/properties/a/not",
+                json!({"properties": {"a": {"not": du()}}}),
+            ),
+            ("/if", json!({"if": du(), "then": du()})),
+            ("/contains", json!({"contains": du(), "maxContains": 1})),
+            ("/oneOf/1", json!({"oneOf": [{"type": "string"}, du()]})),
+            (
+                "/$defs/U",
+                json!({"properties": {"a": {"not": {"$ref": "#/$defs/U"}}}, "$defs": {"U": du()}}),
+            ),
+        ] {
+            let facts = facts_of(&doc);
+            let all = identify_all(&doc, &facts.union_sites, &facts.ref_targets);
+            assert!(may_freeze(&facts, &all.identified), "{doc}");
+            let found = walk(&doc, &facts, &all.identified);
+            assert!(found.contains(site), "{site} in {found:?}");
+            docs.push(doc);
+        }
+        let (mut quiet, mut freezing, mut narrowed) = (0, 0, 0);
+        for doc in &docs {
+            let Ok(mut facts) = crate::wellformed::check(doc) else {
+                continue;
+            };
+            let all = identify_all(doc, &facts.union_sites, &facts.ref_targets);
+            let found = walk(doc, &facts, &all.identified);
+            if !facts.freezing_keyword {
+                // Walked from the `oneOf`s left as they are only: what the whole walk finds.
+                facts.freezing_keyword = true;
+                let whole = walk(doc, &facts, &all.identified);
+                facts.freezing_keyword = false;
+                assert_eq!(found, whole, "{doc}");
+                narrowed += usize::from(!found.is_empty());
+            }
+            if may_freeze(&facts, &all.identified) {
+                freezing += usize::from(!found.is_empty());
+            } else {
+                assert!(found.is_empty(), "{doc}: {found:?}");
+                quiet += 1;
+            }
+        }
+        assert!(
+            quiet > 1000 && freezing > 5 && narrowed > 2,
+            "{quiet} {freezing} {narrowed}"
         );
     }
 }

@@ -28,6 +28,12 @@ pub(crate) struct Facts {
     /// Whether some `$ref` is not a fragment (`#…`): read against a root `$id`, it needs URI
     /// resolution too ([`Facts::needs_normalizing`]).
     pub ref_not_fragment: bool,
+    /// Whether some node has a subschema under `not` or `if`, or under `contains` beside
+    /// `maxContains` (keywords its draft has): the places that freeze whatever they hold
+    /// whether or not a union is flattened (`polarity::may_freeze`).
+    pub freezing_keyword: bool,
+    /// The indexes in `union_sites` of the sites that have a `oneOf`.
+    pub one_of_sites: Vec<usize>,
     /// The first `#/…` reference that does not resolve from the root (reported unless
     /// `uses_uri_resolution`).
     unresolved: Option<Error>,
@@ -100,7 +106,11 @@ fn walk<'d>(
         facts.uses_uri_resolution = true;
     }
     check_keywords(document, map, trail, facts, resolved)?;
-    if keywords::has(map, "oneOf") || keywords::has(map, "anyOf") {
+    let one_of = keywords::has(map, "oneOf");
+    if one_of || keywords::has(map, "anyOf") {
+        if one_of {
+            facts.one_of_sites.push(facts.union_sites.len());
+        }
         facts.union_sites.push(trail.pointer());
     }
     let mut result = Ok(());
@@ -108,6 +118,12 @@ fn walk<'d>(
     keywords::subschemas(map, |place, child| {
         // A keyword the draft does not have holds data, never evaluated (SPEC §6 decision 35).
         if result.is_ok() && draft.knows(place.keyword()) {
+            let keyword = place.keyword();
+            if matches!(keyword, "not" | "if")
+                || (keyword == "contains" && keywords::has(map, "maxContains"))
+            {
+                facts.freezing_keyword = true;
+            }
             trail.push(place);
             result = walk(document, child, trail, facts, resolved);
             trail.pop();
@@ -278,7 +294,6 @@ mod tests {
     /// clauses apart.
     #[test]
     fn needs_normalizing_answers_as_the_normalizing_walk() {
-        let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus");
         let mut schemas: Vec<Value> = vec![
             json!({"$id": "https://x/s.json", "oneOf": [{"$ref": "t.json"}, {}]}),
             json!({"$id": "https://x/s.json", "oneOf": [{"$ref": "#/$defs/a"}, {}],
@@ -287,32 +302,7 @@ mod tests {
             json!({"oneOf": [{"$anchor": "a"}, {}]}),
             json!({"$id": "https://x/s.json", "$ref": "t.json"}),
         ];
-        let mut files = Vec::new();
-        let mut dirs = vec![
-            corpus.join("json-schema-test-suite/tests"),
-            corpus.join("dialects"),
-        ];
-        while let Some(dir) = dirs.pop() {
-            for entry in std::fs::read_dir(&dir).expect("corpus directory") {
-                let path = entry.expect("entry").path();
-                if path.is_dir() {
-                    dirs.push(path);
-                } else if path.extension().is_some_and(|e| e == "json") {
-                    files.push(path);
-                }
-            }
-        }
-        for path in &files {
-            let text = std::fs::read_to_string(path).expect("corpus file");
-            match serde_json::from_str::<Value>(&text).expect("JSON") {
-                Value::Array(groups) => schemas.extend(
-                    groups
-                        .into_iter()
-                        .filter_map(|mut g| g.get_mut("schema").map(Value::take)),
-                ),
-                schema => schemas.push(schema),
-            }
-        }
+        schemas.extend(crate::test_corpus::schemas());
         assert!(schemas.len() > 1000, "{} schemas", schemas.len());
         let (mut checked, mut normalizing) = (0, 0);
         for schema in &schemas {

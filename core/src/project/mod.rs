@@ -101,23 +101,9 @@ fn project_document(schema: &Value, options: &Options, facts: Facts) -> Result<F
     // are frozen places.
     let root_referenced = facts.ref_targets.contains("");
     let mut frozen = match options.scope {
-        Scope::All => polarity::frozen(
-            schema,
-            facts.draft,
-            &facts.union_sites,
-            root_referenced,
-            &facts.ref_targets,
-            None,
-        ),
+        Scope::All => polarity::frozen(schema, &facts, &facts.union_sites, root_referenced, None),
         Scope::Root if root_referenced && facts.union_sites.iter().any(String::is_empty) => {
-            polarity::frozen(
-                schema,
-                facts.draft,
-                &[String::new()],
-                true,
-                &facts.ref_targets,
-                None,
-            )
+            polarity::frozen(schema, &facts, &[String::new()], true, None)
         }
         Scope::Root => Frozen::default(),
     };

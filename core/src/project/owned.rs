@@ -107,14 +107,7 @@ fn freeze_owned(
         return Frozen::default();
     }
     // Without `$ref` nothing reaches the root from a frozen place.
-    let frozen = polarity::frozen(
-        schema,
-        facts.draft,
-        &facts.union_sites,
-        false,
-        &facts.ref_targets,
-        Some(sites),
-    );
+    let frozen = polarity::frozen(schema, facts, &facts.union_sites, false, Some(sites));
     for site in &frozen.sites {
         if let Some(id @ (Identified::Union(_) | Identified::Alike(_))) = sites.get_mut(site) {
             *id = Identified::NotUnion(Some(SkipReason::Frozen));

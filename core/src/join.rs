@@ -116,8 +116,27 @@ fn write_or_list(out: &mut String, n: usize, mut item: impl FnMut(&mut String, u
 /// Writes a value as compact JSON text (what `serde_json::to_string` writes).
 fn write_json(out: &mut String, value: &Value) {
     use std::fmt::Write as _;
-    // Writing into a `String` cannot fail.
-    let _ = write!(out, "{value}");
+    match value {
+        Value::String(s) => write_json_str(out, s),
+        // Writing into a `String` cannot fail.
+        _ => {
+            let _ = write!(out, "{value}");
+        }
+    }
+}
+
+/// Writes a string as compact JSON text. The usual literal, printable ASCII with nothing to
+/// escape, is what `serde_json` writes it as: the text between quotes, without the formatter.
+fn write_json_str(out: &mut String, s: &str) {
+    if s.bytes()
+        .all(|b| (b' '..=b'~').contains(&b) && b != b'"' && b != b'\\')
+    {
+        out.push('"');
+        out.push_str(s);
+        out.push('"');
+    } else {
+        out.push_str(&Value::from(s).to_string());
+    }
 }
 
 /// Removes the top-level `title` and `description` of a schema, returning them.
@@ -417,4 +436,38 @@ pub(crate) fn join_discriminator(
         _ => None,
     };
     with_annotations(Value::Object(out), title, joined_description(ctx, &texts))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// A literal is written as `serde_json` writes it, with or without the formatter.
+    #[test]
+    fn literals_are_written_as_serde_json_writes_them() {
+        let values = [
+            json!(""),
+            json!("plain text ~ with spaces"),
+            json!("quote \" inside"),
+            json!("back\\slash"),
+            json!("tab\tand newline\n"),
+            json!("\u{7f} delete"),
+            json!("\u{1} control"),
+            json!("é and 💡"),
+            json!("</script>"),
+            json!(1.5),
+            json!(-3),
+            json!(null),
+            json!(true),
+            json!(["a", 1]),
+            json!({"k": "v"}),
+        ];
+        for v in values {
+            let mut out = String::from("x");
+            write_json(&mut out, &v);
+            let expected = format!("x{}", serde_json::to_string(&v).expect("printable"));
+            assert_eq!(out, expected, "{v}");
+        }
+    }
 }

@@ -615,15 +615,23 @@ fn sorted_set(items: &[Value], out: &mut String) {
 /// Appends `s` as `{s:?}` writes it (the keys' text is unchanged), without the formatter for
 /// the usual key or name: printable ASCII with nothing to escape is copied between quotes.
 pub(crate) fn push_quoted(out: &mut String, s: &str) {
-    if s.bytes()
-        .all(|b| (b' '..=b'~').contains(&b) && b != b'"' && b != b'\\')
-    {
+    if !push_plain_quoted(out, s) {
+        let _ = write!(out, "{s:?}");
+    }
+}
+
+/// Appends `s` between quotes where it is printable ASCII with nothing to escape (as both
+/// `{s:?}` and JSON write it); whether it was.
+pub(crate) fn push_plain_quoted(out: &mut String, s: &str) -> bool {
+    let plain = s
+        .bytes()
+        .all(|b| (b' '..=b'~').contains(&b) && b != b'"' && b != b'\\');
+    if plain {
         out.push('"');
         out.push_str(s);
         out.push('"');
-    } else {
-        let _ = write!(out, "{s:?}");
     }
+    plain
 }
 
 /// A data value's key: object keys sorted, numbers by value.

@@ -128,13 +128,7 @@ fn write_json(out: &mut String, value: &Value) {
 /// Writes a string as compact JSON text. The usual literal, printable ASCII with nothing to
 /// escape, is what `serde_json` writes it as: the text between quotes, without the formatter.
 fn write_json_str(out: &mut String, s: &str) {
-    if s.bytes()
-        .all(|b| (b' '..=b'~').contains(&b) && b != b'"' && b != b'\\')
-    {
-        out.push('"');
-        out.push_str(s);
-        out.push('"');
-    } else {
+    if !canonical::push_plain_quoted(out, s) {
         out.push_str(&Value::from(s).to_string());
     }
 }

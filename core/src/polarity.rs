@@ -190,27 +190,12 @@ pub(crate) fn identify_all<'s>(
                 if let Some(key) = key {
                     first_of.insert(key, site);
                 }
-                // The same members in another order (SPEC §6 decision 81).
-                let bag =
-                    key.and_then(|(_, root)| Some((identify::members_key(&digester, map)?, root)));
-                let permuted = bag.and_then(|bag| {
-                    let (first, first_map) = *first_of_bag.get(&bag)?;
-                    match identified.get(first)? {
-                        Identified::Union(union) => {
-                            union.permuted(&digester, (first, first_map), (site, map))
-                        }
-                        _ => None,
-                    }
-                });
-                match permuted {
-                    Some(union) => Identified::Union(union),
-                    None => {
-                        if let Some(bag) = bag {
-                            first_of_bag.entry(bag).or_insert((site, map));
-                        }
-                        identify::identify(map, site, document)
-                    }
-                }
+                let bags = Bags {
+                    digester: &digester,
+                    first_of: &mut first_of_bag,
+                    identified: &identified,
+                };
+                bags.identify(document, (site, map), key.map(|(_, root)| root))
             }
         };
         identified.insert(site.clone(), id);
@@ -227,6 +212,41 @@ pub(crate) fn identify_all<'s>(
 
 /// A union site's pointer and node.
 type Site<'d> = (&'d str, &'d Map<String, Value>);
+
+/// The sites identified first of each bag of members (SPEC §6 decision 81), by
+/// [`identify::members_key`] and the reading of whether the root leads there.
+struct Bags<'b, 'd> {
+    digester: &'b DataDigester,
+    first_of: &'b mut FastMap<(u128, bool), Site<'d>>,
+    identified: &'b FastMap<String, Identified>,
+}
+
+impl<'d> Bags<'_, 'd> {
+    /// The identification of a site not written like an earlier one: the earlier one's with its
+    /// branches in this site's order where it lists the same members (a key, `root`: the site
+    /// has a text key, not referenced into), else its own.
+    fn identify(self, document: &Value, (site, map): Site<'d>, root: Option<bool>) -> Identified {
+        let bag = root.and_then(|root| Some((identify::members_key(self.digester, map)?, root)));
+        let permuted = bag.and_then(|bag| {
+            let (first, first_map) = *self.first_of.get(&bag)?;
+            match self.identified.get(first)? {
+                Identified::Union(union) => {
+                    union.permuted(self.digester, (first, first_map), (site, map))
+                }
+                _ => None,
+            }
+        });
+        match permuted {
+            Some(union) => Identified::Union(union),
+            None => {
+                if let Some(bag) = bag {
+                    self.first_of.entry(bag).or_insert((site, map));
+                }
+                identify::identify(map, site, document)
+            }
+        }
+    }
+}
 
 /// What [`identify_all`] makes: every union site's identification, and the sites written alike.
 #[derive(Default)]

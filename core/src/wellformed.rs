@@ -37,6 +37,9 @@ pub(crate) struct Facts {
     /// The first `#/…` reference that does not resolve from the root (reported unless
     /// `uses_uri_resolution`).
     unresolved: Option<Error>,
+    /// Whether some `#/…` reference does not resolve from the root (then not every local
+    /// reference's target is in `ref_targets`).
+    pub local_ref_unresolved: bool,
 }
 
 impl Facts {
@@ -66,7 +69,10 @@ pub(crate) fn check(document: &Value) -> Result<Facts, Error> {
     walk(document, document, &mut trail, &mut facts, &mut resolved)?;
     match facts.unresolved.take() {
         Some(e) if !facts.uses_uri_resolution => Err(e),
-        _ => Ok(facts),
+        unresolved => {
+            facts.local_ref_unresolved = unresolved.is_some();
+            Ok(facts)
+        }
     }
 }
 

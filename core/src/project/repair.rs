@@ -20,11 +20,59 @@ use crate::pointer;
 pub(super) fn repair(
     out: &mut Value,
     projector: &mut Projector<'_>,
-    rewritten: Rewritten,
+    mut rewritten: Rewritten,
 ) -> Result<(), Error> {
     if projector.facts.ref_targets.is_empty() {
         return Ok(());
     }
+    // Where no reference of the original crosses a flattened union (and every local one
+    // resolved, so each one `out` holds is among `ref_targets`), the walk would redirect nothing
+    // and hoist nothing: only the pruning is left.
+    rewritten.update(&projector.sites);
+    let facts = &projector.facts;
+    if always_redirect()
+        || facts.local_ref_unresolved
+        || facts
+            .ref_targets
+            .iter()
+            .any(|target| rewritten.crosses(target))
+    {
+        redirect(out, projector, rewritten)?;
+    }
+    if let Value::Object(root) = out {
+        prune(
+            root,
+            &projector.facts.ref_targets,
+            projector.sharing.as_ref(),
+        );
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Set by a test: the redirecting walk runs even where [`repair`] finds it would change
+    /// nothing, to hold that reading to the walk.
+    static ALWAYS_REDIRECT: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+#[cfg(test)]
+fn always_redirect() -> bool {
+    ALWAYS_REDIRECT.get()
+}
+
+#[cfg(not(test))]
+fn always_redirect() -> bool {
+    false
+}
+
+/// Redirects every local `$ref` of `out` that crosses a flattened union to a hoisted copy of
+/// its target, projected, and puts the copies under the root's definitions.
+fn redirect(
+    out: &mut Value,
+    projector: &mut Projector<'_>,
+    rewritten: Rewritten,
+) -> Result<(), Error> {
     let container = super::container_name(projector.document);
     // Names the hoisted definitions must not take: every entry the document's containers hold.
     let taken: FastSet<String> = ["$defs", "definitions"]
@@ -56,23 +104,17 @@ pub(super) fn repair(
         i += 1;
     }
     let new_defs = repairer.new_defs;
-    if let Value::Object(root) = out {
-        if !new_defs.is_empty() {
-            let defs = root
-                .entry(container.to_owned())
-                .or_insert_with(|| Value::Object(Map::new()));
-            if let Value::Object(defs) = defs {
-                for (name, value) in new_defs {
-                    defs.insert(name, value);
-                }
+    if let Value::Object(root) = out
+        && !new_defs.is_empty()
+    {
+        let defs = root
+            .entry(container.to_owned())
+            .or_insert_with(|| Value::Object(Map::new()));
+        if let Value::Object(defs) = defs {
+            for (name, value) in new_defs {
+                defs.insert(name, value);
             }
         }
-        let projector = &repairer.projector;
-        prune(
-            root,
-            &projector.facts.ref_targets,
-            projector.sharing.as_ref(),
-        );
     }
     Ok(())
 }
@@ -378,6 +420,61 @@ fn prune(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
+
+    fn du() -> Value {
+        json!({"oneOf": [
+            {"type": "object", "properties": {"k": {"const": "a"}, "x": {"$defs": {"d": {"type": "string"}}}}, "required": ["k"]},
+            {"type": "object", "properties": {"k": {"const": "b"}}, "required": ["k"]}
+        ]})
+    }
+
+    /// The presentation (and its diagnostics) with the redirecting walk skipped where no
+    /// reference crosses a flattened union is the one the walk makes: on every schema of the
+    /// JSON-Schema-Test-Suite and the corpus dialects, and on documents whose references cross
+    /// a union, do not, or do not resolve.
+    #[test]
+    fn skipping_the_walk_where_nothing_crosses_changes_nothing() {
+        let mut docs = crate::test_corpus::schemas();
+        let crossing = [
+            json!({"properties": {"u": du(), "r": {"$ref": "#/properties/u/oneOf/0"}}}),
+            json!({"properties": {"u": du(), "r": {"$ref": "#/properties/u/oneOf/0/properties/x/$defs/d"}}}),
+            json!({"properties": {"u": du(), "r": {"$ref": "#/properties/u"}}}),
+            json!({"$defs": {"U": du()}, "properties": {"u": {"$ref": "#/$defs/U"}, "r": {"$ref": "#/$defs/U/oneOf/1"}}}),
+            json!({"$id": "https://example.com/s", "$defs": {"a": {"$anchor": "a", "type": "string"}},
+                   "properties": {"u": du(), "r": {"$ref": "#/properties/u/oneOf/7"}, "s": {"$ref": "#a"}}}),
+            json!({"$id": "https://example.com/s", "$defs": {"a": {"$anchor": "a", "type": "string"}},
+                   "properties": {"u": du(), "r": {"$ref": "#/properties/u/oneOf/0"}, "s": {"$ref": "#a"}}}),
+        ];
+        docs.extend(crossing.iter().cloned());
+        let present = |doc: &Value| {
+            crate::flatten(doc, &crate::Options::default())
+                .map(|f| (f.schema.to_string(), format!("{:?}", f.diagnostics)))
+                .map_err(|e| e.to_string())
+        };
+        let (mut skipped, mut walked) = (0, 0);
+        for doc in &docs {
+            let fast = present(doc);
+            ALWAYS_REDIRECT.set(true);
+            let whole = present(doc);
+            ALWAYS_REDIRECT.set(false);
+            assert_eq!(fast, whole, "{doc}");
+            let Ok(facts) = crate::wellformed::check(doc) else {
+                continue;
+            };
+            if facts.union_sites.is_empty() || facts.ref_targets.is_empty() {
+                continue;
+            }
+            match fast {
+                Ok((text, _)) if text.contains("flatjoin_ref_") => walked += 1,
+                Ok(_) => skipped += 1,
+                Err(_) => {}
+            }
+        }
+        eprintln!("{walked} redirected, {skipped} skipped");
+        assert!(walked >= 4, "{walked} documents had a reference redirected");
+        assert!(skipped >= 20, "{skipped} documents skipped the walk");
+    }
 
     /// The places as pointers written out (every site's keyword and sibling keywords under it),
     /// and a target crossing them when it is one or lies under one: what [`Rewritten`] answers

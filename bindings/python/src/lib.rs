@@ -5,6 +5,13 @@
 //! `pointer`. All the work is the edge's, which calls what the `flatjoin` binary calls, with the
 //! GIL released; nothing here can panic into Python (the edge catches panics).
 
+/// mimalloc for the extension's Rust code, as in the `flatjoin` binary and the Node.js addon:
+/// parsing the JSON text, the join, printing and freeing the result allocate and free many small
+/// maps and strings, which the system allocator made slower (`reports/join-cost.md`, In process).
+/// Python's own heap is untouched.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 // PyO3's `#[pyfunction]`/`#[pymodule]` expand to `extern "C"` entry points and unsafe CPython
 // API calls, which the workspace's `deny(unsafe_code)` would reject: the lint is allowed in this
 // one module of generated shims, which hold no hand-written unsafe code.

@@ -396,8 +396,19 @@ fn placeholder(
     g: usize,
     canonical: usize,
 ) -> Value {
-    let mut out = Map::with_capacity(8);
-    for k in KEPT_BEFORE {
+    // Most sites carry none of the annotations kept: one pass over their few keys says so,
+    // instead of a lookup of each annotation.
+    let kept = node
+        .keys()
+        .filter(|k| KEPT_BEFORE.contains(&k.as_str()) || KEPT_AFTER.contains(&k.as_str()))
+        .count();
+    let (before, after): (&[&str], &[&str]) = if kept > 0 {
+        (KEPT_BEFORE, KEPT_AFTER)
+    } else {
+        (&[], &[])
+    };
+    let mut out = Map::with_capacity(3 + kept);
+    for k in before {
         if let Some(v) = keywords::get(node, k)
             && is_site_annotation(k)
         {
@@ -408,7 +419,7 @@ fn placeholder(
         out.insert("type".into(), t.clone());
     }
     out.insert(PLACE.into(), Value::from(canonical));
-    for k in KEPT_AFTER {
+    for k in after {
         if let Some(v) = keywords::get(node, k) {
             out.insert((*k).to_owned(), v.clone());
         }

@@ -1,5 +1,6 @@
 //! JSON pointers (RFC 6901): building them while walking, and resolving local `$ref` fragments.
 
+use crate::fasthash::FastSet;
 use serde_json::Value;
 
 /// Appends one reference token to `base`, escaping `~` and `/`.
@@ -106,6 +107,30 @@ pub(crate) fn get<'a>(document: &'a Value, pointer: &str) -> Option<&'a Value> {
         };
     }
     Some(node)
+}
+
+/// The places at or above some of a set of pointers: each pointer and every pointer it lies
+/// under (its prefixes that end a token), held as slices of the pointers themselves, so whether
+/// one of them is at a place or under it is one lookup.
+pub(crate) struct Enclosing<'a>(FastSet<&'a str>);
+
+impl<'a> Enclosing<'a> {
+    pub(crate) fn new(pointers: impl IntoIterator<Item = &'a str>) -> Self {
+        let mut places = FastSet::default();
+        for pointer in pointers {
+            let mut end = pointer.len();
+            // A place already held has its own places above it held too.
+            while places.insert(&pointer[..end]) && end > 0 {
+                end = pointer[..end].rfind('/').unwrap_or(0);
+            }
+        }
+        Enclosing(places)
+    }
+
+    /// Whether one of the pointers is `at` or lies under it (`at` then `/`).
+    pub(crate) fn any_at_or_under(&self, at: &str) -> bool {
+        self.0.contains(at)
+    }
 }
 
 /// Resolves pointers into one document one after another, each from the longest run of whole
@@ -230,6 +255,51 @@ pub(crate) fn to_ref(pointer: &str) -> String {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// `Enclosing` answers whether a pointer of the set is the place or starts with the place
+    /// then `/`, for the root, escaped tokens and names that share a prefix with the place.
+    #[test]
+    fn enclosing_places_are_the_pointers_and_what_they_lie_under() {
+        let sets: [&[&str]; 4] = [
+            &[
+                "/properties/a/oneOf",
+                "/properties/a!b/anyOf",
+                "/$defs/M~1N/oneOf/0/anyOf",
+            ],
+            &[""],
+            &["/items/0", "/items/0/properties/x", "/items/10"],
+            &[],
+        ];
+        let places = [
+            "",
+            "/properties",
+            "/properties/a",
+            "/properties/a!b",
+            "/properties/a!",
+            "/properties/ab",
+            "/properties/a/oneOf",
+            "/properties/a/oneOf/0",
+            "/$defs",
+            "/$defs/M~1N/oneOf",
+            "/$defs/M~1N/oneO",
+            "/$defs/M",
+            "/items/1",
+            "/items/0",
+            "/items/10",
+            "/items/0/properties",
+            "/items/0/properties/x/y",
+            "/x",
+        ];
+        for set in sets {
+            let enclosing = Enclosing::new(set.iter().copied());
+            for at in places {
+                let expected = set
+                    .iter()
+                    .any(|p| *p == at || p.starts_with(&format!("{at}/")));
+                assert_eq!(enclosing.any_at_or_under(at), expected, "{at} in {set:?}");
+            }
+        }
+    }
 
     /// A cursor answers what `get` answers, whatever came before.
     #[test]

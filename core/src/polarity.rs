@@ -135,15 +135,8 @@ pub(crate) fn identify_all<'s>(
     // Each key's identification, shared by its later sites ([`Identified::Alike`]).
     let mut shared_of: FastMap<(u128, bool), identify::Alike> = FastMap::default();
     let digester = DataDigester::new();
-    let mut targets: Vec<&str> = ref_targets.iter().map(String::as_str).collect();
-    targets.sort_unstable();
-    // The targets that start with `site` stand together in sorted order, from where it would be.
-    let referenced_into = |site: &str| {
-        targets[targets.partition_point(|t| *t < site)..]
-            .iter()
-            .take_while(|t| t.starts_with(site))
-            .any(|t| t.len() == site.len() || t.as_bytes()[site.len()] == b'/')
-    };
+    let targets = pointer::Enclosing::new(ref_targets.iter().map(String::as_str));
+    let referenced_into = |site: &str| targets.any_at_or_under(site);
     let mut cursor = pointer::Cursor::new(document);
     let mut written = Vec::new();
     for site in union_sites {

@@ -113,7 +113,8 @@ fn project_document(schema: &Value, options: &Options, facts: Facts) -> Result<F
         document: schema,
         options,
         faults: faults(options),
-        facts,
+        facts: &facts,
+        site_index: None,
         frozen,
         memo: FastMap::default(),
         deferred: Vec::new(),
@@ -169,7 +170,13 @@ struct Projector<'a> {
     document: &'a Value,
     options: &'a Options,
     faults: JoinFaults,
-    facts: Facts,
+    facts: &'a Facts,
+    /// The places at or above a union site, where the projection of an owned document asks: a
+    /// node with no site at or under it projects to itself (SPEC §2: only a union site is
+    /// rewritten) and is taken whole instead of walked. The borrowing projection does not ask:
+    /// the nodes it visits are nearly all above a site, and a leaf's walk costs about its copy
+    /// (one lookup per node cost more than it saved on `pydantic-models-200`, `reports/join-cost.md`).
+    site_index: Option<pointer::Enclosing<'a>>,
     /// Union sites left as they are (SPEC §6 decision 37), and identifications made on the way.
     frozen: Frozen,
     /// Projections of `$ref` targets and branch parts, by pointer.
@@ -193,6 +200,11 @@ impl Projector<'_> {
     /// whole walk (children append their tokens and truncate them afterwards), so the walk
     /// allocates no pointers except where a union site or a `$ref` target needs one.
     pub(crate) fn project(&mut self, node: &Value, ptr: &mut String) -> Result<Value, Error> {
+        if let Some(index) = &self.site_index
+            && !index.any_at_or_under(ptr)
+        {
+            return Ok(node.clone());
+        }
         if self.facts.ref_targets.is_empty() || !self.facts.ref_targets.contains(ptr.as_str()) {
             return self.project_uncached(node, ptr);
         }

@@ -54,7 +54,9 @@ pub(crate) fn run_owned_checked(
         document: &context,
         options,
         faults: faults(options),
-        facts,
+        facts: &facts,
+        site_index: (!no_site_index())
+            .then(|| pointer::Enclosing::new(facts.union_sites.iter().map(String::as_str))),
         frozen,
         memo: Default::default(),
         deferred: Vec::new(),
@@ -70,6 +72,23 @@ pub(crate) fn run_owned_checked(
         schema: out,
         diagnostics: projector.diagnostics,
     })
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Set by a test: the owned projection walks every node, as without the index of the places
+    /// above a union site, to hold the nodes it takes whole to the walk.
+    static NO_SITE_INDEX: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+#[cfg(test)]
+fn no_site_index() -> bool {
+    NO_SITE_INDEX.get()
+}
+
+#[cfg(not(test))]
+fn no_site_index() -> bool {
+    false
 }
 
 /// The identification of every union site in scope, made on the original before it is given up
@@ -206,6 +225,13 @@ impl Projector<'_> {
         let Value::Object(mut map) = node else {
             return Ok(node);
         };
+        if self
+            .site_index
+            .as_ref()
+            .is_some_and(|index| !index.any_at_or_under(ptr))
+        {
+            return Ok(Value::Object(map));
+        }
         if !sites.is_empty() && (keywords::has(&map, "oneOf") || keywords::has(&map, "anyOf")) {
             let union = match sites.remove(ptr.as_str()) {
                 Some(Identified::Union(union)) => Some(UnionHere::Own(union)),
@@ -260,5 +286,47 @@ impl Projector<'_> {
             }
         });
         result
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Taking whole the nodes with no union site at or under them changes nothing: the owned
+    /// projection with the index makes what it makes walking every node, on every schema of the
+    /// JSON-Schema-Test-Suite and the corpus dialects, in both scopes.
+    #[test]
+    fn nodes_with_no_site_below_are_taken_as_the_walk_would_make_them() {
+        let docs = crate::test_corpus::schemas();
+        let mut flattened = 0;
+        for scope in [Scope::All, Scope::Root] {
+            let options = Options {
+                scope,
+                ..Options::default()
+            };
+            for doc in &docs {
+                let indexed = crate::flatten_owned(doc.clone(), &options)
+                    .map(|f| (f.schema, format!("{:?}", f.diagnostics)))
+                    .map_err(|e| e.to_string());
+                NO_SITE_INDEX.set(true);
+                let walked = crate::flatten_owned(doc.clone(), &options)
+                    .map(|f| (f.schema, format!("{:?}", f.diagnostics)))
+                    .map_err(|e| e.to_string());
+                NO_SITE_INDEX.set(false);
+                // Compared as text: the same keys in the same order.
+                let text = |r: &Result<(Value, String), String>| {
+                    r.as_ref()
+                        .map(|(v, d)| (v.to_string(), d.clone()))
+                        .map_err(Clone::clone)
+                };
+                assert_eq!(text(&indexed), text(&walked), "{doc}");
+                flattened += usize::from(indexed.as_ref().is_ok_and(|(v, _)| v != doc));
+            }
+        }
+        assert!(
+            flattened > 100,
+            "{flattened} presentations differ from their input"
+        );
     }
 }

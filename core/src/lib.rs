@@ -33,6 +33,7 @@ mod canonical;
 mod diagnostics;
 mod draft;
 mod error;
+mod fast_path;
 mod fasthash;
 #[cfg(feature = "fault-injection")]
 mod fault;

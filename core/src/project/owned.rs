@@ -9,6 +9,7 @@ use super::copies::{Copied, Copies};
 use super::{KEPT_AFTER, KEPT_BEFORE, Projector, SIBLING_KEYWORDS, faults, project_document};
 use crate::diagnostics::{Diagnostics, SkipReason, SkippedSite};
 use crate::error::Error;
+use crate::fast_path::{self, FastPath};
 use crate::fasthash::FastMap;
 use crate::identify::{Identified, Part, Union, UnionHere};
 use crate::keywords;
@@ -55,7 +56,7 @@ pub(crate) fn run_owned_checked(
         options,
         faults: faults(options),
         facts: &facts,
-        site_index: (!no_site_index())
+        site_index: fast_path::taken(FastPath::SiteIndex)
             .then(|| pointer::Enclosing::new(facts.union_sites.iter().map(String::as_str))),
         frozen,
         memo: Default::default(),
@@ -72,23 +73,6 @@ pub(crate) fn run_owned_checked(
         schema: out,
         diagnostics: projector.diagnostics,
     })
-}
-
-#[cfg(test)]
-thread_local! {
-    /// Set by a test: the owned projection walks every node, as without the index of the places
-    /// above a union site, to hold the nodes it takes whole to the walk.
-    static NO_SITE_INDEX: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
-#[cfg(test)]
-fn no_site_index() -> bool {
-    NO_SITE_INDEX.get()
-}
-
-#[cfg(not(test))]
-fn no_site_index() -> bool {
-    false
 }
 
 /// The identification of every union site in scope, made on the original before it is given up
@@ -309,11 +293,11 @@ mod tests {
                 let indexed = crate::flatten_owned(doc.clone(), &options)
                     .map(|f| (f.schema, format!("{:?}", f.diagnostics)))
                     .map_err(|e| e.to_string());
-                NO_SITE_INDEX.set(true);
-                let walked = crate::flatten_owned(doc.clone(), &options)
-                    .map(|f| (f.schema, format!("{:?}", f.diagnostics)))
-                    .map_err(|e| e.to_string());
-                NO_SITE_INDEX.set(false);
+                let walked = fast_path::without(FastPath::SiteIndex, || {
+                    crate::flatten_owned(doc.clone(), &options)
+                        .map(|f| (f.schema, format!("{:?}", f.diagnostics)))
+                        .map_err(|e| e.to_string())
+                });
                 // Compared as text: the same keys in the same order.
                 let text = |r: &Result<(Value, String), String>| {
                     r.as_ref()

@@ -11,6 +11,7 @@ use smallvec::{SmallVec, smallvec};
 use super::share::{self, Sharing};
 use super::{Projector, SIBLING_KEYWORDS};
 use crate::error::Error;
+use crate::fast_path::{self, FastPath};
 use crate::fasthash::{FastMap, FastSet};
 use crate::keywords;
 use crate::pointer;
@@ -30,7 +31,7 @@ pub(super) fn repair(
     // and hoist nothing: only the pruning is left.
     rewritten.update(&projector.sites);
     let facts = &projector.facts;
-    if always_redirect()
+    if !fast_path::taken(FastPath::RepairSkip)
         || facts.local_ref_unresolved
         || facts
             .ref_targets
@@ -47,23 +48,6 @@ pub(super) fn repair(
         );
     }
     Ok(())
-}
-
-#[cfg(test)]
-thread_local! {
-    /// Set by a test: the redirecting walk runs even where [`repair`] finds it would change
-    /// nothing, to hold that reading to the walk.
-    static ALWAYS_REDIRECT: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
-#[cfg(test)]
-fn always_redirect() -> bool {
-    ALWAYS_REDIRECT.get()
-}
-
-#[cfg(not(test))]
-fn always_redirect() -> bool {
-    false
 }
 
 /// Redirects every local `$ref` of `out` that crosses a flattened union to a hoisted copy of
@@ -455,9 +439,7 @@ mod tests {
         let (mut skipped, mut walked) = (0, 0);
         for doc in &docs {
             let fast = present(doc);
-            ALWAYS_REDIRECT.set(true);
-            let whole = present(doc);
-            ALWAYS_REDIRECT.set(false);
+            let whole = fast_path::without(FastPath::RepairSkip, || present(doc));
             assert_eq!(fast, whole, "{doc}");
             let Ok(facts) = crate::wellformed::check(doc) else {
                 continue;

@@ -27,8 +27,9 @@ pub(super) fn repair(
         return Ok(());
     }
     // Where no reference of the original crosses a flattened union (and every local one
-    // resolved, so each one `out` holds is among `ref_targets`), the walk would redirect nothing
-    // and hoist nothing: only the pruning is left.
+    // resolved, so each one the walk reads — under keywords the draft has — is among
+    // `ref_targets`), the walk would redirect nothing and hoist nothing: only the pruning is left
+    // (SPEC §6 decision 84).
     rewritten.update(&projector.sites);
     let facts = &projector.facts;
     if !fast_path::taken(FastPath::RepairSkip)
@@ -208,9 +209,12 @@ impl Repairer<'_, '_> {
                 pointer::to_ref(&pointer::push(&pointer::push("", self.container), &name));
             map.insert("$ref".into(), Value::String(new_ref));
         }
+        // A keyword the draft does not have holds data (SPEC §6 decision 35): a `$ref` there is
+        // no reference, and is left as written, as the projection leaves it.
+        let draft = self.projector.facts.draft;
         let mut result = Ok(());
-        keywords::subschemas_mut(map, |_, child| {
-            if result.is_ok() {
+        keywords::subschemas_mut(map, |place, child| {
+            if result.is_ok() && draft.knows(place.keyword()) {
                 result = self.rewrite(child);
             }
         });
@@ -429,6 +433,16 @@ mod tests {
                    "properties": {"u": du(), "r": {"$ref": "#/properties/u/oneOf/7"}, "s": {"$ref": "#a"}}}),
             json!({"$id": "https://example.com/s", "$defs": {"a": {"$anchor": "a", "type": "string"}},
                    "properties": {"u": du(), "r": {"$ref": "#/properties/u/oneOf/0"}, "s": {"$ref": "#a"}}}),
+            // Regression (open-world case 1722 of the default seed, minimized): a `$ref` under
+            // a keyword draft-04 does not have (`if`) is data, not among the reference targets;
+            // the walk once redirected it to a hoisted copy the skip did not make (decision 84).
+            json!({"$schema": "http://json-schema.org/draft-04/schema#",
+                   "anyOf": [
+                       {"type": "object", "properties": {"kind": {"enum": ["a"]}, "x": {"type": "string"}}, "required": ["kind"]},
+                       {"$ref": "#/definitions/B"}
+                   ],
+                   "definitions": {"B": {"type": "object", "required": ["kind"], "properties": {
+                       "kind": {"enum": ["b"]}, "y": {"if": {"$ref": "#/anyOf/0/properties/x"}}}}}}),
         ];
         docs.extend(crossing.iter().cloned());
         let present = |doc: &Value| {

@@ -39,6 +39,31 @@ impl Draft {
         }
     }
 
+    /// Whether this draft has `keyword` as a keyword that holds subschemas: one it lacks is
+    /// an unknown keyword there, and its value data (draft-04 and draft-06 have no `if`, draft-07
+    /// no `unevaluatedProperties`, 2019-09 no `prefixItems`). Where a later draft only dropped or
+    /// renamed a keyword (`additionalItems`, `dependencies`, `definitions` in 2020-12), and for
+    /// `$defs`, which a `$ref` reaches by pointer in every draft, this answers `true`: an oracle that walks more of a document judges it more leniently, never
+    /// wrongly.
+    pub fn knows(self, keyword: &str) -> bool {
+        const SINCE_2019: [&str; 4] = [
+            "dependentSchemas",
+            "unevaluatedProperties",
+            "unevaluatedItems",
+            "contentSchema",
+        ];
+        let since_2020 = keyword == "prefixItems";
+        let since_7 = matches!(keyword, "if" | "then" | "else");
+        let since_6 = matches!(keyword, "contains" | "propertyNames");
+        match self {
+            Draft::Draft2020 => true,
+            Draft::Draft2019 => !since_2020,
+            Draft::Draft7 => !since_2020 && !SINCE_2019.contains(&keyword),
+            Draft::Draft6 => !since_2020 && !SINCE_2019.contains(&keyword) && !since_7,
+            Draft::Draft4 => !since_2020 && !SINCE_2019.contains(&keyword) && !since_7 && !since_6,
+        }
+    }
+
     /// A short name for reports and variant names.
     pub fn name(self) -> &'static str {
         match self {

@@ -134,6 +134,16 @@ pub fn walk(schema: &Value, visit: &mut dyn FnMut(&Value)) {
 
 /// [`walk`], descending below a node only when `visit` returns `true` for it.
 pub fn walk_pruned<'a>(schema: &'a Value, visit: &mut dyn FnMut(&'a Value) -> bool) {
+    walk_keywords(schema, &|_| true, visit);
+}
+
+/// [`walk_pruned`] through only the keywords `knows` accepts: a document's draft leaves the
+/// others data (draft-04 has no `if`, [`crate::drafts::Draft::knows`]).
+pub fn walk_keywords<'a>(
+    schema: &'a Value,
+    knows: &dyn Fn(&str) -> bool,
+    visit: &mut dyn FnMut(&'a Value) -> bool,
+) {
     let Value::Object(map) = schema else {
         return;
     };
@@ -141,8 +151,10 @@ pub fn walk_pruned<'a>(schema: &'a Value, visit: &mut dyn FnMut(&'a Value) -> bo
         return;
     }
     for (keyword, value) in map {
-        for sub in subschemas(keyword, value) {
-            walk_pruned(sub, visit);
+        if knows(keyword) {
+            for sub in subschemas(keyword, value) {
+                walk_keywords(sub, knows, visit);
+            }
         }
     }
 }

@@ -32,6 +32,7 @@ pub(super) fn repair(
     // (SPEC §6 decision 84).
     rewritten.update(&projector.sites);
     let facts = &projector.facts;
+    let mut hoisted = Vec::new();
     if !fast_path::taken(FastPath::RepairSkip)
         || facts.local_ref_unresolved
         || facts
@@ -39,12 +40,13 @@ pub(super) fn repair(
             .iter()
             .any(|target| rewritten.crosses(target))
     {
-        redirect(out, projector, rewritten)?;
+        hoisted = redirect(out, projector, rewritten)?;
     }
     if let Value::Object(root) = out {
         prune(
             root,
             &projector.facts.ref_targets,
+            &hoisted,
             projector.sharing.as_ref(),
         );
     }
@@ -52,12 +54,12 @@ pub(super) fn repair(
 }
 
 /// Redirects every local `$ref` of `out` that crosses a flattened union to a hoisted copy of
-/// its target, projected, and puts the copies under the root's definitions.
+/// its target, projected, and puts the copies under the root's definitions; their names.
 fn redirect(
     out: &mut Value,
     projector: &mut Projector<'_>,
     rewritten: Rewritten,
-) -> Result<(), Error> {
+) -> Result<Vec<String>, Error> {
     let container = super::container_name(projector.document);
     // Names the hoisted definitions must not take: every entry the document's containers hold.
     let taken: FastSet<String> = ["$defs", "definitions"]
@@ -89,6 +91,7 @@ fn redirect(
         i += 1;
     }
     let new_defs = repairer.new_defs;
+    let names = new_defs.iter().map(|(name, _)| name.clone()).collect();
     if let Value::Object(root) = out
         && !new_defs.is_empty()
     {
@@ -101,7 +104,7 @@ fn redirect(
             }
         }
     }
-    Ok(())
+    Ok(names)
 }
 
 /// Whether some `$ref` of the document targets a place the flattened unions rewrite (where none
@@ -328,10 +331,13 @@ impl Refs<'_> {
     }
 }
 
-/// Removes root definitions that the original referenced and the presentation no longer does.
+/// Removes root definitions that the original referenced and the presentation no longer does,
+/// and the copies the walk hoisted (`hoisted`, made for a reference) that nothing reaches any
+/// more: one made for a reference in a definition pruned here (SPEC §6 decision 85).
 fn prune(
     root: &mut Map<String, Value>,
     originally_referenced: &crate::fasthash::FastSet<String>,
+    hoisted: &[String],
     sharing: Option<&Sharing>,
 ) {
     for container in ["$defs", "definitions"] {
@@ -365,6 +371,7 @@ fn prune(
         let once_referenced: FastSet<String> = originally_referenced
             .iter()
             .filter_map(|t| entry_of(t))
+            .chain(hoisted.iter().cloned())
             .collect();
         let mut reached: FastSet<String> = FastSet::default();
         let mut queue: VecDeque<String> = outside.iter().filter_map(|t| entry_of(t)).collect();

@@ -361,7 +361,78 @@ pub fn blow_up(original: &Value, options: &Options, presentation: &Value) -> Opt
              members of its distinct unions {unions}, {joined} properties they join)"
         ));
     }
-    unshared(original, presentation)
+    unshared(original, presentation).or_else(|| unreached(original, presentation))
+}
+
+/// Nothing added unused (SPEC §6 decision 85): every root definition the presentation adds (a
+/// name the original's `$defs`/`definitions` do not have: a shared join, a copy the reference
+/// repair hoisted) is reached by a `$ref` from the rest of the presentation, through keywords
+/// its draft has ([`Draft::knows`]: a `$ref` under draft-04's `if` is data and reaches
+/// nothing), directly or through another added definition that is reached. A reference is
+/// recognized by its text (`…/$defs/<name>` to the end or a `/`); an added definition with an
+/// `$id` or `$anchor` of its own could be reached otherwise and counts as reached. `None` when
+/// that holds, else the first added definition nothing reaches.
+fn unreached(original: &Value, presentation: &Value) -> Option<String> {
+    let draft = drafts::declared(presentation);
+    let mut added: Vec<(&str, &str, &Value)> = Vec::new();
+    for container in ["$defs", "definitions"] {
+        let Some(Value::Object(defs)) = presentation.get(container) else {
+            continue;
+        };
+        let before = original.get(container).and_then(Value::as_object);
+        for (name, def) in defs {
+            if before.is_none_or(|b| !b.contains_key(name)) {
+                added.push((container, name, def));
+            }
+        }
+    }
+    if added.is_empty() {
+        return None;
+    }
+    let collect = |node: &Value, refs: &mut Vec<String>| {
+        crate::keywords::walk_keywords(node, &|k| draft.knows(k), &mut |n| {
+            if let Some(r) = n.get("$ref").and_then(Value::as_str) {
+                refs.push(r.to_owned());
+            }
+            true
+        });
+    };
+    let mut refs: Vec<String> = Vec::new();
+    let mut rest = presentation.clone();
+    for (container, name, _) in &added {
+        if let Some(Value::Object(defs)) = rest.get_mut(*container) {
+            defs.remove(*name);
+        }
+    }
+    collect(&rest, &mut refs);
+    let named = |container: &str, name: &str, r: &str| {
+        let name = name.replace('~', "~0").replace('/', "~1");
+        let at = format!("/{container}/{name}");
+        r.match_indices(&at)
+            .any(|(i, _)| matches!(r.as_bytes().get(i + at.len()), None | Some(b'/')))
+    };
+    let mut reached = vec![false; added.len()];
+    loop {
+        let mut more = false;
+        for (i, (container, name, def)) in added.iter().enumerate() {
+            let own_id = ["$id", "id", "$anchor", "$dynamicAnchor"]
+                .iter()
+                .any(|k| def.get(*k).is_some());
+            if !reached[i] && (own_id || refs.iter().any(|r| named(container, name, r))) {
+                reached[i] = true;
+                more = true;
+                collect(def, &mut refs);
+            }
+        }
+        if !more {
+            break;
+        }
+    }
+    let (container, name, _) = added.iter().zip(&reached).find(|(_, r)| !**r)?.0;
+    Some(format!(
+        "the presentation adds the definition #/{container}/{name}, which no reference reaches \
+         (SPEC §6 decision 85): a copy nothing uses only costs the model's context"
+    ))
 }
 
 /// Shared once (SPEC §6 decision 73): a shared join the presentation adds to its root
@@ -627,4 +698,75 @@ fn declared_member(original: &Value, restricted: &Value, keyword: &str, i: usize
         *narrowed = vec![member];
     }
     doc
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn original() -> Value {
+        json!({"$schema": "http://json-schema.org/draft-07/schema#",
+               "definitions": {"Author": {"type": "string"}}})
+    }
+
+    /// A presentation of [`original`] holding `body` at its root, beside the author's definition
+    /// and `added` definitions.
+    fn presented(body: Value, added: Value) -> Value {
+        let mut defs = json!({"Author": {"type": "string"}});
+        for (k, v) in added.as_object().into_iter().flatten() {
+            defs[k] = v.clone();
+        }
+        let mut p = json!({"$schema": "http://json-schema.org/draft-07/schema#",
+                           "type": "object", "definitions": defs});
+        for (k, v) in body.as_object().into_iter().flatten() {
+            p[k] = v.clone();
+        }
+        p
+    }
+
+    #[test]
+    fn an_added_definition_nothing_reaches_is_named() {
+        let p = presented(json!({}), json!({"flatjoin_ref_1": {"type": "string"}}));
+        let found = unreached(&original(), &p).expect("an unreferenced copy is a violation");
+        assert!(found.contains("#/definitions/flatjoin_ref_1"), "{found}");
+        // A reference from itself reaches nothing new.
+        let own = json!({"flatjoin_ref_1": {"items": {"$ref": "#/definitions/flatjoin_ref_1"}}});
+        assert!(unreached(&original(), &presented(json!({}), own)).is_some());
+        // The author's own unreferenced definition is not the presentation's addition.
+        assert_eq!(
+            unreached(&original(), &presented(json!({}), json!({}))),
+            None
+        );
+    }
+
+    #[test]
+    fn references_reach_directly_through_other_copies_and_into_them() {
+        let body = json!({"properties": {"a": {"$ref": "#/definitions/flatjoin_ref_1"}}});
+        let added = json!({"flatjoin_ref_1": {"items": {"$ref": "#/definitions/flatjoin_ref_2/items"}},
+                           "flatjoin_ref_2": {"items": {"type": "string"}}});
+        assert_eq!(
+            unreached(&original(), &presented(body, added.clone())),
+            None
+        );
+        // A name that only begins like the copy's does not reach it.
+        let near = json!({"properties": {"a": {"$ref": "#/definitions/flatjoin_ref_10"}}});
+        let found = unreached(&original(), &presented(near, added)).expect("a violation");
+        assert!(found.contains("flatjoin_ref_1,"), "{found}");
+    }
+
+    #[test]
+    fn a_ref_under_a_keyword_the_draft_lacks_is_data() {
+        let added = json!({"flatjoin_ref_1": {"type": "string"}});
+        let under_if =
+            json!({"properties": {"y": {"if": {"$ref": "#/definitions/flatjoin_ref_1"}}}});
+        let mut p = presented(under_if.clone(), added.clone());
+        assert_eq!(unreached(&original(), &p), None, "draft-07 has `if`");
+        p["$schema"] = json!("http://json-schema.org/draft-04/schema#");
+        assert!(unreached(&original(), &p).is_some(), "draft-04 has no `if`");
+        // A copy with an `$id` of its own may be reached by it.
+        let with_id = json!({"flatjoin_ref_1": {"$id": "#copy", "type": "string"}});
+        assert_eq!(unreached(&original(), &presented(json!({}), with_id)), None);
+    }
 }

@@ -175,7 +175,8 @@ impl<'a> Resources<'a> {
     }
 }
 
-fn percent_decode(text: &str) -> String {
+/// `text` with every `%XX` escape decoded (a URI fragment's spelling of a JSON pointer).
+pub(crate) fn percent_decode(text: &str) -> String {
     let bytes = text.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;

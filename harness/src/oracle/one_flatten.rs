@@ -369,8 +369,9 @@ pub fn blow_up(original: &Value, options: &Options, presentation: &Value) -> Opt
 /// repair hoisted) is reached by a `$ref` from the rest of the presentation, through keywords
 /// its draft has ([`Draft::knows`]: a `$ref` under draft-04's `if` is data and reaches
 /// nothing), directly or through another added definition that is reached. A reference is
-/// recognized by its text (`…/$defs/<name>` to the end or a `/`); an added definition with an
-/// `$id` or `$anchor` of its own could be reached otherwise and counts as reached. `None` when
+/// recognized by its text, percent-decoded (`…/$defs/<name>` to the end or a `/`, so an absolute
+/// URI's fragment counts too); an added definition with an `$id` or `$anchor` of its own could be
+/// reached otherwise and counts as reached. `None` when
 /// that holds, else the first added definition nothing reaches.
 fn unreached(original: &Value, presentation: &Value) -> Option<String> {
     let draft = drafts::declared(presentation);
@@ -392,7 +393,7 @@ fn unreached(original: &Value, presentation: &Value) -> Option<String> {
     let collect = |node: &Value, refs: &mut Vec<String>| {
         crate::keywords::walk_keywords(node, &|k| draft.knows(k), &mut |n| {
             if let Some(r) = n.get("$ref").and_then(Value::as_str) {
-                refs.push(r.to_owned());
+                refs.push(refs::percent_decode(r));
             }
             true
         });
@@ -750,6 +751,14 @@ mod tests {
             unreached(&original(), &presented(body, added.clone())),
             None
         );
+        // Percent-encoded, or after an absolute URI, a reference reaches it too.
+        let encoded = json!({"properties": {"a": {"$ref": "#/%24defs/flatjoin_ref_1"}},
+                             "$defs": {"flatjoin_ref_1": {"type": "string"}}});
+        assert_eq!(unreached(&original(), &presented(encoded, json!({}))), None);
+        let absolute = json!({"properties": {"a": {
+            "$ref": "https://example.com/s#/definitions/flatjoin%5Fref%5F1"}}});
+        let lone = json!({"flatjoin_ref_1": {"type": "string"}});
+        assert_eq!(unreached(&original(), &presented(absolute, lone)), None);
         // A name that only begins like the copy's does not reach it.
         let near = json!({"properties": {"a": {"$ref": "#/definitions/flatjoin_ref_10"}}});
         let found = unreached(&original(), &presented(near, added)).expect("a violation");

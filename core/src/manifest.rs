@@ -4,7 +4,7 @@ use serde_json::Value;
 
 use crate::diagnostics::Diagnostics;
 use crate::error::{Error, ErrorKind};
-use crate::{Options, flatten, flatten_owned};
+use crate::{Options, flatten, flatten_owned_with};
 
 /// A flattened manifest: the manifest with every tool's `inputSchema` replaced by its
 /// presentation, and each tool's diagnostics.
@@ -39,12 +39,22 @@ pub fn flatten_manifest(manifest: &Value, options: &Options) -> Result<Flattened
 }
 
 /// [`flatten_manifest`] on a manifest the caller gives away: each `inputSchema` is taken out and
-/// flattened in place with [`flatten_owned`], so nothing is copied (the CLI's `manifest` command;
+/// flattened in place with [`flatten_owned`](crate::flatten_owned), so nothing is copied (the CLI's `manifest` command;
 /// on a 500-tool manifest the copy and the borrowing join were half of the whole process).
 /// The result is the same as [`flatten_manifest`]'s.
 pub fn flatten_manifest_owned(
+    manifest: Value,
+    options: &Options,
+) -> Result<FlattenedManifest, Error> {
+    flatten_manifest_owned_with(manifest, options, &mut drop::<Value>)
+}
+
+/// [`flatten_manifest_owned`], handing `spent` each `inputSchema` the join only read, as
+/// [`flatten_owned_with`] does (the CLI leaves them unfreed).
+pub fn flatten_manifest_owned_with(
     mut manifest: Value,
     options: &Options,
+    spent: &mut dyn FnMut(Value),
 ) -> Result<FlattenedManifest, Error> {
     let count = tools_of(&manifest)?.len();
     let mut diagnostics = Vec::with_capacity(count);
@@ -55,7 +65,7 @@ pub fn flatten_manifest_owned(
         let Some(slot) = fields.get_mut("inputSchema") else {
             continue;
         };
-        let flat = flatten_owned(slot.take(), options)
+        let flat = flatten_owned_with(slot.take(), options, spent)
             .map_err(|e| e.within(&format!("/tools/{i}/inputSchema")))?;
         *slot = flat.schema;
         diagnostics.push((tool_name(fields, i), flat.diagnostics));

@@ -111,6 +111,12 @@ fn print_json(value: Value) -> Result<(), CliError> {
     out.flush().map_err(|e| failed(&e).into())
 }
 
+/// Where the join hands the input it only read (`flatjoin::flatten_owned_with`): left unfreed,
+/// as [`print_json`] leaves the output, since the process ends after printing.
+fn leave_unfreed(input: Value) {
+    let _ = std::mem::ManuallyDrop::new(input);
+}
+
 fn write_diagnostics(path: &Path, value: &Value) -> Result<(), CliError> {
     let text = serde_json::to_string_pretty(value).map_err(|e| format!("cannot print: {e}"))?;
     std::fs::write(path, text + "\n")
@@ -121,7 +127,7 @@ fn write_diagnostics(path: &Path, value: &Value) -> Result<(), CliError> {
 pub fn run_flatten(args: &FlattenArgs) -> Result<ExitCode, CliError> {
     let name = input_name(args.file.as_deref());
     let schema = read_json(args.file.as_deref())?;
-    let flat = flatjoin::flatten_owned(schema, &args.join.options())
+    let flat = flatjoin::flatten_owned_with(schema, &args.join.options(), &mut leave_unfreed)
         .map_err(|e| format!("{name}: {e}"))?;
     if let Some(path) = &args.join.diagnostics {
         write_diagnostics(path, &flat.diagnostics.to_json())?;
@@ -137,7 +143,7 @@ pub fn run_manifest(args: &ManifestArgs) -> Result<ExitCode, CliError> {
     let options = args.join.options();
     let Some(profile) = args.profile else {
         // Nothing else needs the input: flatten it in place instead of building a copy.
-        let flat = flatjoin::flatten_manifest_owned(manifest, &options)
+        let flat = flatjoin::flatten_manifest_owned_with(manifest, &options, &mut leave_unfreed)
             .map_err(|e| format!("{name}: {e}"))?;
         if let Some(path) = &args.join.diagnostics {
             write_diagnostics(

@@ -22,7 +22,7 @@ use crate::{Flattened, Options, Scope};
 /// the projection and takes the borrowing path ([`project_document`]).
 pub(crate) fn run_owned(schema: Value, options: &Options) -> Result<Flattened, Error> {
     let facts = wellformed::check(&schema)?;
-    run_owned_checked(schema, facts, options)
+    run_owned_checked(schema, facts, options, &mut drop::<Value>)
 }
 
 /// [`run_owned`] with the document's well-formedness pass done (`facts`).
@@ -30,6 +30,7 @@ pub(crate) fn run_owned_checked(
     schema: Value,
     facts: Facts,
     options: &Options,
+    spent: &mut dyn FnMut(Value),
 ) -> Result<Flattened, Error> {
     if facts.union_sites.is_empty() {
         return Ok(Flattened {
@@ -38,8 +39,11 @@ pub(crate) fn run_owned_checked(
         });
     }
     if !facts.ref_targets.is_empty() {
-        // References need the original beside the projection; take the borrowing path.
-        return project_document(&schema, options, facts);
+        // References need the original beside the projection; take the borrowing path, then
+        // hand the original to `spent`.
+        let flat = project_document(&schema, options, facts);
+        spent(schema);
+        return flat;
     }
     // Identify every union site on the original, then give it up and project in place, moving
     // instead of copying. Without `$ref`, kinds and drafts need only `$schema`.
@@ -312,5 +316,35 @@ mod tests {
             flattened > 100,
             "{flattened} presentations differ from their input"
         );
+    }
+
+    /// `flatten_owned_with` makes what `flatten` makes, byte for byte, and hands `spent` the
+    /// input, unchanged, exactly where the join only read it (a local `$ref`, or a document
+    /// normalized first) and nothing where it took the input apart.
+    #[test]
+    fn the_input_handed_back_is_the_input_and_changes_nothing() {
+        let mut handed = 0;
+        for doc in crate::test_corpus::schemas() {
+            let options = Options::default();
+            let mut spent = Vec::new();
+            let with = crate::flatten_owned_with(doc.clone(), &options, &mut |v| spent.push(v));
+            let borrowed = crate::flatten(&doc, &options);
+            let text = |r: &Result<Flattened, Error>| {
+                r.as_ref()
+                    .map(|f| (f.schema.to_string(), format!("{:?}", f.diagnostics)))
+                    .map_err(ToString::to_string)
+            };
+            assert_eq!(text(&with), text(&borrowed), "{doc}");
+            let Ok(facts) = wellformed::check(&doc) else {
+                continue;
+            };
+            let read_only = with.is_ok()
+                && !facts.union_sites.is_empty()
+                && (!facts.ref_targets.is_empty() || facts.needs_normalizing(&doc));
+            assert_eq!(spent.len(), usize::from(read_only), "{doc}");
+            assert!(spent.iter().all(|v| *v == doc), "{doc}");
+            handed += spent.len();
+        }
+        assert!(handed > 10, "only {handed} inputs handed back");
     }
 }

@@ -19,7 +19,16 @@ pub fn parse(bytes: &[u8]) -> Result<Value, Error> {
     // MAX_DEPTH, so a parsed value needs no depth check. Only text it refuses is scanned, the
     // cheap scan first (no allocation, no pointer), then the one that names the pointer. The
     // answers are those of scanning first: on text `serde_json` accepts, the scan finds nothing.
-    serde_json::from_slice(bytes).map_err(|e| {
+    //
+    // Text that is valid UTF-8 as a whole (all but broken input) is read as a `str`: one pass
+    // over the buffer instead of `serde_json`'s check of every string it reads (about 2 % of a
+    // whole `flatjoin flatten` run); the two readers accept and refuse the same valid UTF-8, and
+    // invalid UTF-8 goes to the byte reader, which reports where it is.
+    let parsed = match std::str::from_utf8(bytes) {
+        Ok(text) => serde_json::from_str(text),
+        Err(_) => serde_json::from_slice(bytes),
+    };
+    parsed.map_err(|e| {
         if exceeds_max_depth(bytes)
             && let Some(pointer) = too_deep_in_text(bytes)
         {
@@ -303,6 +312,40 @@ mod tests {
                     );
                 }
             }
+        }
+    }
+
+    /// Reading valid UTF-8 as a `str` changes nothing `parse` answers: the value, or the error
+    /// and its position, is the byte reader's on every text, escapes, lone surrogates, bad syntax
+    /// after multi-byte characters and invalid UTF-8 (which the `str` path never sees) included.
+    #[test]
+    fn the_str_reader_answers_as_the_byte_reader() {
+        let texts: [&[u8]; 12] = [
+            br#"{"a":"\u00e9\ud83d\ude00","b":[1,2.5,-3e2,true,null]}"#,
+            "{\"é\":\"日本\",\"k\":{\"x\":[]}}".as_bytes(),
+            br#"{"a":"\ud800"}"#,
+            br#"{"a":"\udc00x"}"#,
+            "{\"é\":1,}".as_bytes(),
+            "[\"日本\" 1]".as_bytes(),
+            b"{\"a\":\"\xff\"}",
+            b"{\"a\":\"\xc3\"}",
+            b"\xef\xbb\xbf{}",
+            b"{\"a\":\"b\"}\xe2\x82",
+            b"",
+            b"  {\"a\": \"tab\tin\"}",
+        ];
+        for text in texts {
+            let by_bytes = serde_json::from_slice::<Value>(text)
+                .map_err(|e| (strip_position(&e.to_string()), e.line(), e.column()));
+            let ours = parse(text).map_err(|e| match e.kind {
+                ErrorKind::NotJson {
+                    message,
+                    line,
+                    column,
+                } => (message, line, column),
+                other => panic!("{text:?}: {other:?}"),
+            });
+            assert_eq!(ours, by_bytes, "{:?}", String::from_utf8_lossy(text));
         }
     }
 

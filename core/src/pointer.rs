@@ -1,5 +1,7 @@
 //! JSON pointers (RFC 6901): building them while walking, and resolving local `$ref` fragments.
 
+use std::borrow::Cow;
+
 use crate::fasthash::FastSet;
 use serde_json::Value;
 
@@ -79,13 +81,21 @@ pub(crate) fn shown(pointer: &str) -> &str {
     }
 }
 
+/// One pointer token unescaped (`~1` is `/`, `~0` is `~`, in that order, RFC 6901 §4); borrowed
+/// when it has no `~`, as nearly every token has.
+#[inline]
+pub(crate) fn unescape(token: &str) -> Cow<'_, str> {
+    if token.contains('~') {
+        Cow::Owned(token.replace("~1", "/").replace("~0", "~"))
+    } else {
+        Cow::Borrowed(token)
+    }
+}
+
 /// Splits a JSON pointer into unescaped tokens. `""` has none.
 #[cfg(test)]
 pub(crate) fn tokens(pointer: &str) -> impl Iterator<Item = String> + '_ {
-    pointer
-        .split('/')
-        .skip(1)
-        .map(|t| t.replace("~1", "/").replace("~0", "~"))
+    pointer.split('/').skip(1).map(|t| unescape(t).into_owned())
 }
 
 /// Looks `pointer` up in `document`.
@@ -100,11 +110,7 @@ pub(crate) fn get<'a>(document: &'a Value, pointer: &str) -> Option<&'a Value> {
     let rest = pointer.strip_prefix('/')?;
     let mut node = document;
     for token in rest.split('/') {
-        node = if token.contains('~') {
-            step(node, &token.replace("~1", "/").replace("~0", "~"))?
-        } else {
-            step(node, token)?
-        };
+        node = step(node, &unescape(token))?;
     }
     Some(node)
 }
@@ -180,12 +186,7 @@ impl<'a> Cursor<'a> {
         }
         for token in pointer[at + 1..].split('/') {
             at += 1 + token.len();
-            let next = if token.contains('~') {
-                step(node, &token.replace("~1", "/").replace("~0", "~"))
-            } else {
-                step(node, token)
-            };
-            let Some(next) = next else {
+            let Some(next) = step(node, &unescape(token)) else {
                 self.path.clear();
                 return None;
             };

@@ -348,11 +348,11 @@ fn prune(
         let Some(Value::Object(defs)) = root.get(container) else {
             continue;
         };
-        let prefix = pointer::push("", container);
+        let prefix = format!("{}/", pointer::push("", container));
         let entry_of = |target: &str| -> Option<String> {
-            let rest = target.strip_prefix(&format!("{prefix}/"))?;
+            let rest = target.strip_prefix(prefix.as_str())?;
             let token = rest.split('/').next()?;
-            Some(token.replace("~1", "/").replace("~0", "~"))
+            Some(pointer::unescape(token).into_owned())
         };
         // References from outside the container, then transitively through reached entries.
         let mut outside = Vec::new();
@@ -387,7 +387,7 @@ fn prune(
             queue.extend(defs.keys().cloned());
         }
         while let Some(name) = queue.pop_front() {
-            if !reached.insert(name.clone()) {
+            if reached.contains(&name) {
                 continue;
             }
             if let Some(def) = defs.get(&name) {
@@ -395,6 +395,7 @@ fn prune(
                 refs.collect(def, &mut inner);
                 queue.extend(inner.iter().filter_map(|t| entry_of(t)));
             }
+            reached.insert(name);
         }
         let doomed: Vec<String> = defs
             .keys()

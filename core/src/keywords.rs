@@ -181,6 +181,16 @@ impl<'a> Place<'a> {
         out
     }
 
+    /// About the length of this place's tokens in a pointer (exact unless a token is escaped or
+    /// an index has more than three digits).
+    fn length_hint(&self) -> usize {
+        match self {
+            Place::Direct(k) => k.len() + 1,
+            Place::Index(k, _) => k.len() + 5,
+            Place::Name(k, n) => k.len() + n.len() + 2,
+        }
+    }
+
     /// Appends this place's tokens to the pointer in `buf`.
     pub(crate) fn push_onto(&self, buf: &mut String) {
         match self {
@@ -237,9 +247,11 @@ impl<'a> Trail<'a> {
         }
     }
 
-    /// The pointer.
+    /// The pointer, allocated once at about its length (a union site's pointer is written for
+    /// every site of a document, and growing it step by step reallocated it several times).
     pub(crate) fn pointer(&self) -> String {
-        let mut out = String::new();
+        let length = self.base.len() + self.steps.iter().map(Place::length_hint).sum::<usize>();
+        let mut out = String::with_capacity(length);
         self.write_into(&mut out);
         out
     }

@@ -349,9 +349,12 @@ fn walk(
     // is walked frozen once.
     let mut frozen_roots: FastSet<String> = FastSet::default();
     while let Some(target) = walk.pending.pop() {
-        if let Some(node) = pointer::get(document, &target)
-            && frozen_roots.insert(target.clone())
-        {
+        // Many frozen places refer to the same few definitions: each is looked up once.
+        if frozen_roots.contains(&target) {
+            continue;
+        }
+        frozen_roots.insert(target.clone());
+        if let Some(node) = pointer::get(document, &target) {
             walk.node(node, &mut Trail::from(target), true);
         }
     }

@@ -105,7 +105,10 @@ pub fn dedup(alternatives: Vec<Value>) -> Vec<Value> {
     dedup_with(alternatives, KeyOptions::default())
 }
 
-pub(crate) fn dedup_with(alternatives: Vec<Value>, options: KeyOptions<'_>) -> Vec<Value> {
+pub(crate) fn dedup_with<V: std::borrow::Borrow<Value>>(
+    alternatives: Vec<V>,
+    options: KeyOptions<'_>,
+) -> Vec<V> {
     if alternatives.len() < 2 {
         return alternatives;
     }
@@ -113,7 +116,7 @@ pub(crate) fn dedup_with(alternatives: Vec<Value>, options: KeyOptions<'_>) -> V
     // defining a property the same way, needs no digest.
     if alternatives[1..]
         .iter()
-        .all(|a| same_in_order(a, &alternatives[0]))
+        .all(|a| same_in_order(a.borrow(), alternatives[0].borrow()))
     {
         let mut first = alternatives;
         first.truncate(1);
@@ -124,7 +127,7 @@ pub(crate) fn dedup_with(alternatives: Vec<Value>, options: KeyOptions<'_>) -> V
         FastSet::with_capacity_and_hasher(alternatives.len(), Default::default());
     alternatives
         .into_iter()
-        .filter(|a| seen.insert(digester.schema(a)))
+        .filter(|a| seen.insert(digester.schema(a.borrow())))
         .collect()
 }
 

@@ -1,6 +1,8 @@
 //! The join of one property across the branches that define it (SPEC §3), and of the
 //! discriminator (SPEC §2.3).
 
+use std::borrow::{Borrow, Cow};
+
 use crate::fasthash::{FastMap, FastSet};
 
 use serde_json::{Map, Value};
@@ -43,13 +45,69 @@ pub(crate) struct UnionContext<'a> {
 }
 
 /// One branch's definition of a property.
-pub(crate) struct Definition {
+pub(crate) struct Definition<'p> {
     /// Index of the branch.
     pub branch: usize,
-    /// The projected schema.
-    pub schema: Value,
+    /// The projected schema: owned, or read where it stands in a projection other readers keep
+    /// (a `$ref` target's), and copied only where the join writes it out.
+    pub schema: Cow<'p, Value>,
     /// Whether that branch requires the property.
     pub required: bool,
+}
+
+/// One alternative of a property's join: a schema, owned or read where it stands, and whether
+/// its own top-level `title` and `description` are still on it (a definition read where it
+/// stands: they belong to the joined property, [`hoist`], and are left out where it is written).
+struct Alternative<'p> {
+    schema: Cow<'p, Value>,
+    annotated: bool,
+}
+
+impl Borrow<Value> for Alternative<'_> {
+    fn borrow(&self) -> &Value {
+        &self.schema
+    }
+}
+
+impl<'p> Alternative<'p> {
+    fn owned(schema: Value) -> Self {
+        Alternative {
+            schema: Cow::Owned(schema),
+            annotated: false,
+        }
+    }
+
+    /// A definition's top-level `title` and `description`, and the definition as an
+    /// alternative without them. Deduplication, kinds and widening never read a schema's own
+    /// annotations (the digest leaves them out), so a definition read where it stands is copied
+    /// only if it is written out ([`Alternative::written`]).
+    fn hoisted(schema: Cow<'p, Value>) -> (Option<Value>, Option<String>, Self) {
+        match schema {
+            Cow::Owned(mut schema) => {
+                let (title, description) = hoist(&mut schema);
+                (title, description, Alternative::owned(schema))
+            }
+            Cow::Borrowed(schema) => {
+                let (title, description) = annotations(schema);
+                let annotated = title.is_some() || description.is_some();
+                let alternative = Alternative {
+                    schema: Cow::Borrowed(schema),
+                    annotated,
+                };
+                (title, description, alternative)
+            }
+        }
+    }
+
+    /// The alternative as the join writes it: owned, its annotations left out as [`hoist`]
+    /// leaves them out.
+    fn written(self) -> Value {
+        let mut schema = self.schema.into_owned();
+        if self.annotated {
+            hoist(&mut schema);
+        }
+        schema
+    }
 }
 
 impl UnionContext<'_> {
@@ -133,6 +191,19 @@ fn write_json_str(out: &mut String, s: &str) {
     }
 }
 
+/// The top-level `title` and `description` [`hoist`] would remove from a schema, read in place.
+fn annotations(schema: &Value) -> (Option<Value>, Option<String>) {
+    let Value::Object(map) = schema else {
+        return (None, None);
+    };
+    let title = keywords::get(map, "title").cloned();
+    let description = match keywords::get(map, "description") {
+        Some(Value::String(s)) => Some(s.clone()),
+        _ => None,
+    };
+    (title, description)
+}
+
 /// Removes the top-level `title` and `description` of a schema, returning them.
 fn hoist(schema: &mut Value) -> (Option<Value>, Option<String>) {
     match schema {
@@ -213,17 +284,31 @@ fn wrapper_members(schema: &Value) -> Option<&Vec<Value>> {
     keywords::wrapper_members(schema.as_object()?)
 }
 
-fn expand_wrappers(schema: Value, out: &mut Vec<Value>, depth: usize) {
-    if depth < 32
-        && let Some(members) = wrapper_members(&schema)
-    {
-        for m in members.clone() {
-            expand_wrappers(m, out, depth + 1);
+/// Adds `alternative` to `out`, or, where it is a pure wrapper, its members (read where they
+/// stand when it is); `false` accepts nothing and is left out (SPEC §3.3).
+fn expand_wrappers<'p>(alternative: Alternative<'p>, out: &mut Vec<Alternative<'p>>, depth: usize) {
+    if depth < 32 {
+        if let Cow::Borrowed(schema) = &alternative.schema {
+            let schema: &'p Value = schema;
+            if let Some(members) = wrapper_members(schema) {
+                for m in members {
+                    let member = Alternative {
+                        schema: Cow::Borrowed(m),
+                        annotated: false,
+                    };
+                    expand_wrappers(member, out, depth + 1);
+                }
+                return;
+            }
+        } else if let Some(members) = wrapper_members(&alternative.schema) {
+            for m in members.clone() {
+                expand_wrappers(Alternative::owned(m), out, depth + 1);
+            }
+            return;
         }
-        return;
     }
-    if schema != Value::Bool(false) {
-        out.push(schema);
+    if *alternative.schema != Value::Bool(false) {
+        out.push(alternative);
     }
 }
 
@@ -253,30 +338,31 @@ fn with_annotations(schema: Value, title: Option<Value>, description: Option<Str
 /// tells whether the flat object requires it; `branch_count` is the number of branches.
 pub(crate) fn join_property(
     ctx: &UnionContext<'_>,
-    definitions: Vec<Definition>,
+    definitions: Vec<Definition<'_>>,
     extra: Vec<Value>,
     required_by_all: bool,
     branch_count: usize,
 ) -> Value {
     let mut titles: Vec<Option<Value>> = Vec::with_capacity(definitions.len());
     let mut texts: Vec<(usize, Option<String>)> = Vec::with_capacity(definitions.len());
-    let mut alternatives: Vec<Value> = Vec::with_capacity(definitions.len() + extra.len());
+    let mut alternatives: Vec<Alternative<'_>> =
+        Vec::with_capacity(definitions.len() + extra.len());
     let mut defining: Vec<usize> = Vec::new();
     let mut requiring: Vec<usize> = Vec::new();
-    for mut d in definitions {
-        let (title, text) = hoist(&mut d.schema);
+    for d in definitions {
+        let (title, text, alternative) = Alternative::hoisted(d.schema);
         titles.push(title);
         texts.push((d.branch, text));
-        if d.schema != Value::Bool(false) {
+        if *alternative.schema != Value::Bool(false) {
             defining.push(d.branch);
             if d.required {
                 requiring.push(d.branch);
             }
         }
-        expand_wrappers(d.schema, &mut alternatives, 0);
+        expand_wrappers(alternative, &mut alternatives, 0);
     }
     for e in extra {
-        expand_wrappers(e, &mut alternatives, 0);
+        expand_wrappers(Alternative::owned(e), &mut alternatives, 0);
     }
     let title = match titles.first() {
         Some(Some(t)) if titles.iter().all(|x| x.as_ref() == Some(t)) => Some(t.clone()),
@@ -341,11 +427,11 @@ pub(crate) fn join_property(
 /// "integer"}]`) accepts nothing, like `false`: it is removed as §3.3 removes `false` (SPEC §6
 /// decision 24), so widening never writes an empty `type` list; when nothing is left the join is
 /// `false`.
-fn classify(ctx: &UnionContext<'_>, alternatives: Vec<Value>) -> Value {
-    let (alternatives, kinds): (Vec<Value>, Vec<Kinds>) = alternatives
+fn classify(ctx: &UnionContext<'_>, alternatives: Vec<Alternative<'_>>) -> Value {
+    let (alternatives, kinds): (Vec<Alternative<'_>>, Vec<Kinds>) = alternatives
         .into_iter()
         .map(|a| {
-            let k = kinds_of(&a, ctx.document);
+            let k = kinds_of(&a.schema, ctx.document);
             (a, k)
         })
         .filter(|(_, k)| !k.is_empty())
@@ -361,7 +447,10 @@ fn classify(ctx: &UnionContext<'_>, alternatives: Vec<Value>) -> Value {
         .any(|k| k.contains(Kind::Object) || k.contains(Kind::Array));
     if structural {
         if alternatives.len() == 1 {
-            return alternatives.into_iter().next().unwrap_or(Value::Bool(true));
+            return alternatives
+                .into_iter()
+                .next()
+                .map_or(Value::Bool(true), Alternative::written);
         }
         if ctx.faults.legacy_widen {
             let union = kinds.iter().fold(Kinds::NONE, |acc, k| acc.union(*k));
@@ -369,15 +458,18 @@ fn classify(ctx: &UnionContext<'_>, alternatives: Vec<Value>) -> Value {
             return Value::Object(widen::widen(&pairs, WidenFaults::default(), ctx.draft));
         }
         let mut out = Map::new();
-        out.insert("anyOf".into(), Value::Array(alternatives));
+        let written = alternatives.into_iter().map(Alternative::written).collect();
+        out.insert("anyOf".into(), Value::Array(written));
         return Value::Object(out);
     }
     // Up to draft-07 the siblings of a `$ref` are ignored, so they must not survive as bounds.
+    // Widening reads the alternatives where they stand.
     let legacy = ctx.draft.ref_overrides_siblings();
-    let pairs: Vec<(Value, Kinds)> = alternatives
-        .into_iter()
-        .map(|a| match a {
-            Value::Object(m) if legacy && m.contains_key("$ref") => Value::Object(Map::new()),
+    let empty = Value::Object(Map::new());
+    let pairs: Vec<(&Value, Kinds)> = alternatives
+        .iter()
+        .map(|a| match &*a.schema {
+            Value::Object(m) if legacy && m.contains_key("$ref") => &empty,
             other => other,
         })
         .zip(kinds)
@@ -392,13 +484,13 @@ fn classify(ctx: &UnionContext<'_>, alternatives: Vec<Value>) -> Value {
 /// a description, they describe its values instead (a model reads what each value is for there).
 pub(crate) fn join_discriminator(
     ctx: &UnionContext<'_>,
-    definitions: Vec<Definition>,
+    definitions: Vec<Definition<'_>>,
     branch_texts: Vec<(usize, Option<String>)>,
 ) -> Value {
     let mut titles = Vec::new();
     let mut texts = Vec::new();
-    for mut d in definitions {
-        let (title, text) = hoist(&mut d.schema);
+    for d in definitions {
+        let (title, text, _) = Alternative::hoisted(d.schema);
         titles.push(title);
         texts.push((d.branch, text));
     }

@@ -1,5 +1,7 @@
 //! Conservative widening of colliding scalar alternatives into one schema (SPEC §3.5, last case).
 
+use std::borrow::Borrow;
+
 use serde_json::{Map, Number, Value};
 
 use crate::canonical::{literal_key, number_key};
@@ -27,6 +29,19 @@ const NUMBER_BOUNDS: &[(&str, bool)] = &[
     ("exclusiveMaximum", true),
 ];
 
+/// The keywords compared only when identical (beside the bounds).
+const IDENTICAL: [&str; 3] = ["pattern", "multipleOf", "format"];
+
+/// Whether widening keeps `keyword` when the alternatives agree on it: a bound, or one of
+/// [`IDENTICAL`].
+fn widened(keyword: &str) -> bool {
+    STRING_BOUNDS
+        .iter()
+        .chain(NUMBER_BOUNDS)
+        .any(|(bound, _)| *bound == keyword)
+        || IDENTICAL.contains(&keyword)
+}
+
 /// The conservative scalar widening of SPEC §3.5 for callers outside the join (the provider
 /// profiles lower their unions with it instead of re-implementing it): each alternative with its
 /// kinds ([`kinds_of`](crate::kinds_of)), none of them unprovable. The result is the join's own
@@ -50,8 +65,8 @@ pub fn widen_scalars_in(alternatives: &[(Value, Kinds)], draft: Draft) -> Map<St
 /// literal-restricted, a bound stays only when every alternative accepting its type has it
 /// (keeping the loosest), `pattern`/`multipleOf` only when identical across the alternatives
 /// accepting their type, `format` only when identical in all.
-pub(crate) fn widen(
-    alternatives: &[(Value, Kinds)],
+pub(crate) fn widen<V: Borrow<Value>>(
+    alternatives: &[(V, Kinds)],
     faults: WidenFaults,
     draft: Draft,
 ) -> Map<String, Value> {
@@ -85,6 +100,15 @@ pub(crate) fn widen(
     if let Some(values) = enum_union(alternatives, draft) {
         out.insert("enum".into(), Value::Array(values));
     }
+    // Most alternatives have none of the keywords below: one pass over their keys says so.
+    let has_assertions = alternatives.iter().any(|(s, _)| {
+        s.borrow()
+            .as_object()
+            .is_some_and(|m| m.keys().any(|k| widened(k)))
+    });
+    if !has_assertions {
+        return out;
+    }
     let accepts_string = |k: &Kinds| k.contains(Kind::String);
     let accepts_number = |k: &Kinds| k.contains(Kind::Integer) || k.contains(Kind::Number);
     for (keyword, larger_is_looser) in STRING_BOUNDS {
@@ -99,14 +123,15 @@ pub(crate) fn widen(
             out.insert((*keyword).into(), v);
         }
     }
-    if let Some(v) = identical(alternatives, "pattern", accepts_string) {
-        out.insert("pattern".into(), v);
+    let [pattern, multiple_of, format] = IDENTICAL;
+    if let Some(v) = identical(alternatives, pattern, accepts_string) {
+        out.insert(pattern.into(), v);
     }
-    if let Some(v) = identical(alternatives, "multipleOf", accepts_number) {
-        out.insert("multipleOf".into(), v);
+    if let Some(v) = identical(alternatives, multiple_of, accepts_number) {
+        out.insert(multiple_of.into(), v);
     }
-    if let Some(v) = identical(alternatives, "format", |_| true) {
-        out.insert("format".into(), v);
+    if let Some(v) = identical(alternatives, format, |_| true) {
+        out.insert(format.into(), v);
     }
     out
 }
@@ -122,14 +147,15 @@ fn literals(schema: &Value, draft: Draft) -> Option<Vec<&Value>> {
     }
 }
 
-fn enum_union(alternatives: &[(Value, Kinds)], draft: Draft) -> Option<Vec<Value>> {
+fn enum_union<V: Borrow<Value>>(alternatives: &[(V, Kinds)], draft: Draft) -> Option<Vec<Value>> {
     if let [(schema, _)] = alternatives {
-        return literals(schema, draft).map(|values| values.into_iter().cloned().collect());
+        return literals(schema.borrow(), draft)
+            .map(|values| values.into_iter().cloned().collect());
     }
     let mut seen = FastSet::default();
     let mut out = Vec::new();
     for (schema, _) in alternatives {
-        for v in literals(schema, draft)? {
+        for v in literals(schema.borrow(), draft)? {
             if seen.insert(literal_key(v)) {
                 out.push(v.clone());
             }
@@ -138,22 +164,22 @@ fn enum_union(alternatives: &[(Value, Kinds)], draft: Draft) -> Option<Vec<Value
     Some(out)
 }
 
-fn common_bound(
-    alternatives: &[(Value, Kinds)],
+fn common_bound<V: Borrow<Value>>(
+    alternatives: &[(V, Kinds)],
     keyword: &str,
     applies: impl Fn(&Kinds) -> bool,
     larger_is_looser: bool,
 ) -> Option<Value> {
     if !alternatives
         .iter()
-        .any(|(s, _)| keywords::get_in(s, keyword).is_some())
+        .any(|(s, _)| keywords::get_in(s.borrow(), keyword).is_some())
     {
         return None;
     }
     let relevant: Vec<&Value> = alternatives
         .iter()
         .filter(|(_, k)| applies(k))
-        .map(|(s, _)| s)
+        .map(|(s, _)| s.borrow())
         .collect();
     let values: Vec<&Value> = relevant
         .iter()
@@ -174,21 +200,21 @@ fn common_bound(
     values.iter().all(|v| v == &first).then(|| first.clone())
 }
 
-fn identical(
-    alternatives: &[(Value, Kinds)],
+fn identical<V: Borrow<Value>>(
+    alternatives: &[(V, Kinds)],
     keyword: &str,
     applies: impl Fn(&Kinds) -> bool,
 ) -> Option<Value> {
     if !alternatives
         .iter()
-        .any(|(s, _)| keywords::get_in(s, keyword).is_some())
+        .any(|(s, _)| keywords::get_in(s.borrow(), keyword).is_some())
     {
         return None;
     }
     let mut result: Option<&Value> = None;
     for (schema, kinds) in alternatives.iter().filter(|(_, k)| applies(k)) {
         let _ = kinds;
-        let v = keywords::get_in(schema, keyword)?;
+        let v = keywords::get_in(schema.borrow(), keyword)?;
         match result {
             None => result = Some(v),
             Some(r) if same_value(r, v) => {}

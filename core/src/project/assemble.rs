@@ -3,9 +3,11 @@
 //! property definition once, join each property (`join`), then write the object's keywords in
 //! their order.
 
+use std::borrow::Cow;
+
 use serde_json::{Map, Value};
 
-use super::Projector;
+use super::{Projected, Projector};
 use crate::OpenBranches;
 use crate::diagnostics::FlattenedSite;
 use crate::draft::Draft;
@@ -19,7 +21,7 @@ pub(super) struct UnionInput {
     pub keyword: &'static str,
     pub siblings: Map<String, Value>,
     /// Per branch, per part: the projected part (`None` for the siblings part).
-    pub projected: Vec<Vec<Option<Value>>>,
+    pub projected: Vec<Vec<Option<Projected>>>,
     /// The union node's keywords kept before `type` and after the object keywords.
     pub before: Vec<(String, Value)>,
     pub after: Vec<(String, Value)>,
@@ -168,7 +170,7 @@ impl BranchFacts {
 /// can then be moved out of the projected parts instead of copied.
 fn fold_branches(
     union: &Union,
-    projected: &[Vec<Option<Value>>],
+    projected: &[Vec<Option<Projected>>],
     siblings: &Map<String, Value>,
     draft: Draft,
     permissive: bool,
@@ -189,7 +191,7 @@ fn fold_branches(
 /// part as the empty map (it declares nothing; `fold` reads it as accepting nothing).
 fn part_views<'v>(
     parts: &[Part],
-    values: &'v [Option<Value>],
+    values: &'v [Option<Projected>],
     siblings: &'v Map<String, Value>,
     empty: &'v Map<String, Value>,
 ) -> Vec<PartView<'v>> {
@@ -197,7 +199,7 @@ fn part_views<'v>(
         .iter()
         .zip(values)
         .enumerate()
-        .filter_map(|(origin, (part, value))| match (part, value) {
+        .filter_map(|(origin, (part, value))| match (part, value.as_deref()) {
             (Part::Siblings, _) => Some(PartView {
                 map: siblings,
                 siblings: true,
@@ -301,37 +303,35 @@ fn count_required(branches: &[BranchFacts]) -> Required<'_> {
 
 /// Every property definition, indexed once by name: the names in first-appearance order, the
 /// discriminator first (SPEC §2.2), each with its definitions in branch order.
-struct Index {
+struct Index<'p> {
     order: Vec<String>,
-    by_name: FastMap<String, Vec<Definition>>,
+    by_name: FastMap<String, Vec<Definition<'p>>>,
 }
 
-/// Indexes every branch's property definitions, moving each out of its projected part (a
-/// sibling's is copied: the siblings are shared by every branch).
-fn index_definitions(
+/// Indexes every branch's property definitions, moving each out of its projected part, or
+/// reading it where it stands in a shared one (a sibling's is copied: the siblings are shared by
+/// every branch).
+fn index_definitions<'p>(
     branches: &[BranchFacts],
-    projected: &mut [Vec<Option<Value>>],
+    projected: &'p mut [Vec<Option<Projected>>],
     siblings: &Map<String, Value>,
     d: Option<&str>,
-) -> Index {
+) -> Index<'p> {
     let mut index = Index {
         order: d.map(str::to_owned).into_iter().collect(),
         by_name: FastMap::default(),
     };
-    for (b, f) in branches.iter().enumerate() {
-        let mut taken: Vec<Option<TakenProperties>> = projected[b]
+    for ((b, f), parts) in branches.iter().enumerate().zip(projected.iter_mut()) {
+        let mut taken: Vec<Option<TakenProperties<'p>>> = parts
             .iter_mut()
-            .map(|part| match part {
-                Some(Value::Object(part)) => Some(TakenProperties::new(part)),
-                _ => None,
-            })
+            .map(|part| part.as_mut().and_then(TakenProperties::new))
             .collect();
         for (name, origins) in &f.properties {
-            let schemas: Vec<Value> = origins
+            let schemas: Vec<Cow<'p, Value>> = origins
                 .iter()
                 .map(|&o| match &mut taken[o] {
                     Some(part) => part.take(name),
-                    None => sibling_property(siblings, name),
+                    None => Cow::Owned(sibling_property(siblings, name)),
                 })
                 .collect();
             let definition = Definition {
@@ -430,38 +430,58 @@ fn catch_all(views: &[PartView<'_>]) -> Vec<CatchAll> {
         .collect()
 }
 
-/// A projected part's `properties`, taken out of it (the part is not used again) so that each
-/// definition moves out once. The branch's folded names come in the part's own order when it is
-/// the only part that declares them (the common case): each is then the next entry, found by one
-/// comparison, not by the map's lookup (SipHash); an index is made the first time one is not.
-struct TakenProperties {
-    entries: Vec<(String, Option<Value>)>,
+/// A projected part's `properties`: taken out of an owned part (the part is not used again) so
+/// that each definition moves out once, read where they stand in a shared one. The branch's
+/// folded names come in the part's own order when it is the only part that declares them (the
+/// common case): each is then the next entry, found by one comparison, not by the map's lookup
+/// (SipHash); an index is made the first time one is not.
+struct TakenProperties<'p> {
+    entries: Vec<(Cow<'p, str>, Option<Cow<'p, Value>>)>,
     next: usize,
     index: Option<FastMap<String, usize>>,
 }
 
-impl TakenProperties {
-    fn new(part: &mut Map<String, Value>) -> TakenProperties {
-        let entries = match keywords::has(part, "properties")
-            .then(|| part.remove("properties"))
-            .flatten()
-        {
-            Some(Value::Object(properties)) => {
-                properties.into_iter().map(|(k, v)| (k, Some(v))).collect()
+impl<'p> TakenProperties<'p> {
+    /// The properties of an object part; `None` for any other part.
+    fn new(part: &'p mut Projected) -> Option<TakenProperties<'p>> {
+        let entries = match part {
+            Projected::Owned(Value::Object(part)) => match keywords::has(part, "properties")
+                .then(|| part.remove("properties"))
+                .flatten()
+            {
+                Some(Value::Object(properties)) => properties
+                    .into_iter()
+                    .map(|(k, v)| (Cow::Owned(k), Some(Cow::Owned(v))))
+                    .collect(),
+                _ => Vec::new(),
+            },
+            Projected::Shared(part) => {
+                let part: &'p Value = part;
+                let Value::Object(part) = part else {
+                    return None;
+                };
+                match keywords::get(part, "properties") {
+                    Some(Value::Object(properties)) => properties
+                        .iter()
+                        .map(|(k, v)| (Cow::Borrowed(k.as_str()), Some(Cow::Borrowed(v))))
+                        .collect(),
+                    _ => Vec::new(),
+                }
             }
-            _ => Vec::new(),
+            Projected::Owned(_) => return None,
         };
-        TakenProperties {
+        Some(TakenProperties {
             entries,
             next: 0,
             index: None,
-        }
+        })
     }
 
-    /// Moves the schema of property `name` out (`true` where the part does not declare it).
-    fn take(&mut self, name: &str) -> Value {
+    /// The schema of property `name`, moved out or read where it stands (`true` where the part
+    /// does not declare it).
+    fn take(&mut self, name: &str) -> Cow<'p, Value> {
         let at = match self.entries.get(self.next) {
-            Some((next, _)) if next == name => {
+            Some((next, _)) if *next == name => {
                 self.next += 1;
                 Some(self.next - 1)
             }
@@ -472,7 +492,7 @@ impl TakenProperties {
                         entries
                             .iter()
                             .enumerate()
-                            .map(|(i, (k, _))| (k.clone(), i))
+                            .map(|(i, (k, _))| ((**k).to_owned(), i))
                             .collect()
                     })
                     .get(name)
@@ -480,7 +500,7 @@ impl TakenProperties {
             }
         };
         at.and_then(|i| self.entries[i].1.take())
-            .unwrap_or(Value::Bool(true))
+            .unwrap_or(Cow::Owned(Value::Bool(true)))
     }
 }
 
@@ -495,13 +515,14 @@ fn sibling_property(siblings: &Map<String, Value>, name: &str) -> Value {
 
 /// One branch's definition of a property: the single definition, or `allOf` of the parts'
 /// definitions when several parts define it (a sibling and the branch).
-fn merge_definitions(mut defs: Vec<Value>) -> Value {
+fn merge_definitions(mut defs: Vec<Cow<'_, Value>>) -> Cow<'_, Value> {
     if defs.len() == 1 {
-        return defs.pop().unwrap_or(Value::Bool(true));
+        return defs.pop().unwrap_or(Cow::Owned(Value::Bool(true)));
     }
     let mut m = Map::new();
+    let defs = defs.into_iter().map(Cow::into_owned).collect();
     m.insert("allOf".into(), Value::Array(defs));
-    Value::Object(m)
+    Cow::Owned(Value::Object(m))
 }
 
 /// What an open branch accepts under the undeclared key `name` (SPEC §2.8, permissive): `{}`, or

@@ -12,6 +12,8 @@ mod owned;
 mod repair;
 mod share;
 
+use std::rc::Rc;
+
 use serde_json::{Map, Value};
 
 use crate::diagnostics::{Diagnostics, SkipReason, SkippedSite};
@@ -51,6 +53,34 @@ const SIBLING_KEYWORDS: &[&str] = &[
     "unevaluatedProperties",
     "patternProperties",
 ];
+
+/// A projection as a union's join reads it: owned, or a `$ref` target's memoized projection,
+/// shared with the memo (the join copies only what it writes out).
+pub(super) enum Projected {
+    Owned(Value),
+    Shared(Rc<Value>),
+}
+
+impl Projected {
+    /// The projection, owned: a shared one copied unless the memo gave it up.
+    fn into_owned(self) -> Value {
+        match self {
+            Projected::Owned(value) => value,
+            Projected::Shared(value) => Rc::unwrap_or_clone(value),
+        }
+    }
+}
+
+impl std::ops::Deref for Projected {
+    type Target = Value;
+
+    fn deref(&self) -> &Value {
+        match self {
+            Projected::Owned(value) => value,
+            Projected::Shared(value) => value,
+        }
+    }
+}
 
 /// Flattens a borrowed document (`flatten`).
 pub(crate) fn run(schema: &Value, options: &Options) -> Result<Flattened, Error> {
@@ -179,8 +209,9 @@ struct Projector<'a> {
     site_index: Option<pointer::Enclosing<'a>>,
     /// Union sites left as they are (SPEC §6 decision 37), and identifications made on the way.
     frozen: Frozen,
-    /// Projections of `$ref` targets and branch parts, by pointer.
-    memo: FastMap<String, Value>,
+    /// Projections of `$ref` targets and branch parts, by pointer; a union's join reads them
+    /// where they stand ([`Projected::Shared`]).
+    memo: FastMap<String, Rc<Value>>,
     /// The root union's definitions left out of its join until the projection is done
     /// ([`Projector::place_deferred`]): container, name, and pointer (their memo key).
     deferred: Vec<(String, String, String)>,
@@ -200,26 +231,31 @@ impl Projector<'_> {
     /// whole walk (children append their tokens and truncate them afterwards), so the walk
     /// allocates no pointers except where a union site or a `$ref` target needs one.
     pub(crate) fn project(&mut self, node: &Value, ptr: &mut String) -> Result<Value, Error> {
+        self.project_shared(node, ptr).map(Projected::into_owned)
+    }
+
+    /// [`Projector::project`], with a `$ref` target's memoized projection shared instead of
+    /// copied.
+    fn project_shared(&mut self, node: &Value, ptr: &mut String) -> Result<Projected, Error> {
         if let Some(index) = &self.site_index
             && !index.any_at_or_under(ptr)
         {
-            return Ok(node.clone());
+            return Ok(Projected::Owned(node.clone()));
         }
         if self.facts.ref_targets.is_empty() || !self.facts.ref_targets.contains(ptr.as_str()) {
-            return self.project_uncached(node, ptr);
+            return self.project_uncached(node, ptr).map(Projected::Owned);
         }
         if let Some(v) = self.memo.get(ptr.as_str()) {
-            return Ok(v.clone());
+            return Ok(Projected::Shared(Rc::clone(v)));
         }
         if self.in_progress.contains(ptr.as_str()) {
-            return Ok(node.clone());
+            return Ok(Projected::Owned(node.clone()));
         }
         self.memoize(node, ptr)?;
-        Ok(self
-            .memo
-            .get(ptr.as_str())
-            .cloned()
-            .unwrap_or(Value::Bool(true)))
+        Ok(self.memo.get(ptr.as_str()).map_or_else(
+            || Projected::Owned(Value::Bool(true)),
+            |v| Projected::Shared(Rc::clone(v)),
+        ))
     }
 
     /// Whether the definition at `def`, of the union at `site`, is placed after the projection
@@ -244,7 +280,7 @@ impl Projector<'_> {
         self.in_progress.insert(key.clone());
         let result = self.project_uncached(node, ptr);
         self.in_progress.remove(&key);
-        self.memo.insert(key, result?);
+        self.memo.insert(key, Rc::new(result?));
         Ok(())
     }
 
@@ -262,10 +298,11 @@ impl Projector<'_> {
         let moves = !redirects;
         for (container, name, key) in std::mem::take(&mut self.deferred) {
             let value = if moves {
-                self.memo.remove(&key)
+                self.memo.remove(&key).map(Projected::Shared)
             } else {
-                self.memo.get(&key).cloned()
-            };
+                self.memo.get(&key).map(|v| Projected::Shared(Rc::clone(v)))
+            }
+            .map(Projected::into_owned);
             if let Some(slot) = out
                 .get_mut(container.as_str())
                 .and_then(|defs| defs.get_mut(name.as_str()))
@@ -280,21 +317,27 @@ impl Projector<'_> {
     /// memoized; a node whose projection is under way comes back as the original (sound: it is
     /// only less loose).
     pub(crate) fn project_at(&mut self, target: &str) -> Result<Value, Error> {
+        self.project_part(target).map(Projected::into_owned)
+    }
+
+    /// [`Projector::project_at`], with a `$ref` target's memoized projection shared instead of
+    /// copied: a branch part the join reads.
+    fn project_part(&mut self, target: &str) -> Result<Projected, Error> {
         let document = self.document;
         let Some(node) = pointer::get(document, target) else {
-            return Ok(Value::Bool(true));
+            return Ok(Projected::Owned(Value::Bool(true)));
         };
         let mut buf = target.to_owned();
         if self.facts.ref_targets.contains(target) {
-            return self.project(node, &mut buf);
+            return self.project_shared(node, &mut buf);
         }
         if self.in_progress.contains(target) {
-            return Ok(node.clone());
+            return Ok(Projected::Owned(node.clone()));
         }
         self.in_progress.insert(buf.clone());
         let result = self.project_uncached(node, &mut buf);
         self.in_progress.remove(target);
-        result
+        result.map(Projected::Owned)
     }
 
     fn project_uncached(&mut self, node: &Value, ptr: &mut String) -> Result<Value, Error> {
@@ -404,18 +447,19 @@ impl Projector<'_> {
         // Each branch's parts, projected (reverse order, so nested parts are memoized first). A
         // part that is a union joined with this one (SPEC §2.9) is joined here, whatever a
         // projection of it elsewhere (memoized, as a `$ref` target) made of it.
-        let mut projected: Vec<Vec<Option<Value>>> = Vec::with_capacity(union.branches.len());
+        let mut projected: Vec<Vec<Option<Projected>>> = Vec::with_capacity(union.branches.len());
         for branch in &union.branches {
-            let mut values = vec![None; branch.parts.len()];
+            let mut values: Vec<Option<Projected>> = Vec::with_capacity(branch.parts.len());
+            values.resize_with(branch.parts.len(), || None);
             for (i, part) in branch.parts.iter().enumerate().rev() {
                 if let Part::Node(p) = part {
                     // A part folds into its branch keyword by keyword: a shared join's
                     // placeholder is read as the join (SPEC §6 decision 73).
                     let value = match union.nested.iter().find(|(n, _)| n == p) {
-                        Some((_, inner)) => self.join_nested(p, inner.clone())?,
-                        None => self.project_at(p)?,
+                        Some((_, inner)) => Projected::Owned(self.join_nested(p, inner.clone())?),
+                        None => self.project_part(p)?,
                     };
-                    values[i] = Some(self.materialized(value));
+                    values[i] = Some(self.materialized_part(value));
                 }
             }
             projected.push(values);

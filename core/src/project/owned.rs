@@ -6,7 +6,9 @@ use serde_json::{Map, Value};
 
 use super::assemble::UnionInput;
 use super::copies::{Copied, Copies};
-use super::{KEPT_AFTER, KEPT_BEFORE, Projector, SIBLING_KEYWORDS, faults, project_document};
+use super::{
+    KEPT_AFTER, KEPT_BEFORE, Projected, Projector, SIBLING_KEYWORDS, faults, project_document,
+};
 use crate::diagnostics::{Diagnostics, SkipReason, SkippedSite};
 use crate::error::Error;
 use crate::fast_path::{self, FastPath};
@@ -156,18 +158,21 @@ impl Projector<'_> {
             return Ok(Value::Object(node));
         };
         let union_ptr = pointer::push(ptr, keyword);
-        let mut projected: Vec<Vec<Option<Value>>> = Vec::with_capacity(raw.len());
+        let mut projected: Vec<Vec<Option<Projected>>> = Vec::with_capacity(raw.len());
         for (i, (branch_value, branch)) in raw.into_iter().zip(&union.branches).enumerate() {
             let mut branch_ptr = pointer::push_index(&union_ptr, i);
             let mut whole = self.project_owned(branch_value, &mut branch_ptr, sites)?;
-            let mut values = vec![None; branch.parts.len()];
+            let mut values: Vec<Option<Projected>> = Vec::with_capacity(branch.parts.len());
+            values.resize_with(branch.parts.len(), || None);
             // Parts are the branch and its `allOf` members, in pre-order: take the deepest first.
             for (j, part) in branch.parts.iter().enumerate().rev() {
                 let Part::Node(p) = part else { continue };
                 if *p == branch_ptr {
-                    values[j] = Some(std::mem::take(&mut whole));
+                    values[j] = Some(Projected::Owned(std::mem::take(&mut whole)));
                 } else if let Some(suffix) = p.strip_prefix(branch_ptr.as_str()) {
-                    values[j] = whole.pointer_mut(suffix).map(Value::take);
+                    values[j] = whole
+                        .pointer_mut(suffix)
+                        .map(|v| Projected::Owned(v.take()));
                 }
             }
             projected.push(values);

@@ -15,9 +15,11 @@
 //! every placeholder were its join, writes those standing twice or more once, and puts the
 //! others back in place. Only identical objects share.
 
+use std::rc::Rc;
+
 use serde_json::{Map, Value};
 
-use super::{KEPT_AFTER, KEPT_BEFORE, Projector};
+use super::{KEPT_AFTER, KEPT_BEFORE, Projected, Projector};
 use crate::canonical::{DataDigester, JoinDigests};
 use crate::diagnostics::{FlattenedSite, SkippedSite};
 use crate::error::Error;
@@ -301,6 +303,22 @@ impl Projector<'_> {
         let mut out = with_body(map, body.iter().map(|(k, v)| (k.clone(), v.clone())));
         out.insert(MARK.into(), Value::from(g));
         Value::Object(out)
+    }
+
+    /// [`Projector::materialized`] for a projected part: a shared projection is copied only
+    /// where it is a placeholder.
+    pub(super) fn materialized_part(&self, part: Projected) -> Projected {
+        match part {
+            Projected::Shared(value)
+                if value
+                    .as_object()
+                    .is_some_and(|map| self.placeholder_body(map).is_some()) =>
+            {
+                Projected::Owned(self.materialized(Rc::unwrap_or_clone(value)))
+            }
+            Projected::Owned(value) => Projected::Owned(self.materialized(value)),
+            shared => shared,
+        }
     }
 
     /// The join a placeholder stands for, and its group.

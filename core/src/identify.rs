@@ -32,7 +32,7 @@ pub(crate) struct Branch {
     /// shared with the identifications of the sites written alike ([`Union::rebased`]).
     pub literals: Rc<[Value]>,
     /// Its name in hints when the union has no discriminator: the branch's `title`, else its
-    /// position (SPEC §2.9).
+    /// position (SPEC §2.9); empty when it has one (hints then name the discriminator's values).
     pub label: Rc<str>,
 }
 
@@ -284,22 +284,23 @@ fn push_unique<'a>(list: &mut Vec<&'a str>, seen: &mut FastSet<&'a str>, name: &
 /// Bound on `$ref` hops and `allOf` nesting while collecting a branch's parts.
 const MAX_PART_STEPS: usize = 64;
 
-/// Collects the parts of the schema at `ptr`, in order: itself (unless it is a `$ref` whose draft
-/// ignores its siblings, decision 2), its `allOf` members, and its local `$ref` target,
-/// recursively. `Err(())` when a reference cannot be
-/// followed (remote, or a cycle).
-pub(crate) fn collect_parts(
-    document: &Value,
-    ptr: &str,
+/// Collects the parts of the schema `node` found at `ptr`, in order: itself (unless it is a
+/// `$ref` whose draft ignores its siblings, decision 2), its `allOf` members, and its local `$ref`
+/// target, recursively; each part's node goes to `nodes`, beside it. `Err(())` when a reference
+/// cannot be followed (remote, unresolvable, or a cycle).
+pub(crate) fn collect_parts<'d>(
+    document: &'d Value,
+    (ptr, node): (&str, &'d Value),
     parts: &mut Vec<Part>,
+    nodes: &mut Vec<Option<&'d Value>>,
     visiting: &mut Vec<String>,
 ) -> Result<(), ()> {
     if visiting.len() > MAX_PART_STEPS || visiting.iter().any(|p| p == ptr) {
         return Err(());
     }
-    let node = pointer::get(document, ptr).ok_or(())?;
     let Value::Object(map) = node else {
         parts.push(Part::Node(ptr.to_owned()));
+        nodes.push(Some(node));
         return Ok(());
     };
     visiting.push(ptr.to_owned());
@@ -310,16 +311,18 @@ pub(crate) fn collect_parts(
     let ref_only = reference.is_some() && Draft::of(document).ref_overrides_siblings();
     if !ref_only {
         parts.push(Part::Node(ptr.to_owned()));
+        nodes.push(Some(node));
     }
     if let Some(Value::Array(members)) = keywords::get(map, "allOf").filter(|_| !ref_only) {
-        for j in 0..members.len() {
+        for (j, m) in members.iter().enumerate() {
             let member = pointer::push_index(&pointer::push(ptr, "allOf"), j);
-            collect_parts(document, &member, parts, visiting)?;
+            collect_parts(document, (&member, m), parts, nodes, visiting)?;
         }
     }
     if let Some(reference) = reference {
         let target = pointer::local_ref(reference).ok_or(())?;
-        collect_parts(document, &target, parts, visiting)?;
+        let node = pointer::get(document, &target).ok_or(())?;
+        collect_parts(document, (&target, node), parts, nodes, visiting)?;
     }
     visiting.pop();
     Ok(())
@@ -511,7 +514,9 @@ impl Union {
                     },
                 });
             }
-            let label = if branch.label.starts_with('"') {
+            // A title travels with its branch, a position is this site's; with a discriminator
+            // there is no label.
+            let label = if self.discriminator.is_some() || branch.label.starts_with('"') {
                 Rc::clone(&branch.label)
             } else {
                 (i + 1).to_string().into()
@@ -656,10 +661,10 @@ const MAX_NESTED_UNIONS: usize = 8;
 
 /// [`identify`] in `mode`, below the unions on `nesting`'s stack; with the projected view of the
 /// union (what its flat object will declare, SPEC §2.9) when it is one and nested in a branch.
-fn identify_in(
-    node: &Map<String, Value>,
+fn identify_in<'d>(
+    node: &'d Map<String, Value>,
     ptr: &str,
-    document: &Value,
+    document: &'d Value,
     mode: Mode,
     nesting: &mut Nesting,
 ) -> (Identified, Option<Map<String, Value>>) {
@@ -674,25 +679,35 @@ fn identify_in(
     let skip = |reason: SkipReason| (Identified::NotUnion(Some(reason)), None);
     let union_ptr = pointer::push(ptr, keyword);
     let mut branch_parts = Vec::with_capacity(members.len());
-    for i in 0..members.len() {
+    // Each part's node, beside it: resolved once, where the parts are collected.
+    let mut part_nodes: Vec<Vec<Option<&Value>>> = Vec::with_capacity(members.len());
+    for (i, member) in members.iter().enumerate() {
         let mut parts = vec![Part::Siblings];
+        let mut nodes = vec![None];
         let mut visiting = Vec::new();
         let branch_ptr = pointer::push_index(&union_ptr, i);
-        if collect_parts(document, &branch_ptr, &mut parts, &mut visiting).is_err() {
+        let collected = collect_parts(
+            document,
+            (&branch_ptr, member),
+            &mut parts,
+            &mut nodes,
+            &mut visiting,
+        );
+        if collected.is_err() {
             return skip(SkipReason::BranchUnresolvable { branch: i });
         }
         branch_parts.push(parts);
+        part_nodes.push(nodes);
     }
     // Rule 1 on projected branches (SPEC §2.9): a part that is itself a union of objects is read
     // as the one object it becomes, joined because this union is.
     let mut nested: Vec<(String, Union)> = Vec::new();
     let mut projected_views: Vec<Vec<Option<Map<String, Value>>>> = Vec::new();
     let mut kept_union: Option<usize> = None;
-    for (i, parts) in branch_parts.iter().enumerate() {
+    for (i, (parts, nodes)) in branch_parts.iter().zip(&part_nodes).enumerate() {
         let mut views = vec![None; parts.len()];
-        for (j, part) in parts.iter().enumerate() {
-            let Part::Node(p) = part else { continue };
-            let Some(Value::Object(inner)) = pointer::get(document, p) else {
+        for (j, (part, node)) in parts.iter().zip(nodes).enumerate() {
+            let (Part::Node(p), Some(Value::Object(inner))) = (part, node) else {
                 continue;
             };
             // A union site has two or more members (SPEC §6 decision 70); a one-member
@@ -719,8 +734,11 @@ fn identify_in(
     let draft = Draft::of(document);
     let folded: Vec<Folded<'_>> = branch_parts
         .iter()
+        .zip(&part_nodes)
         .zip(&projected_views)
-        .map(|(parts, projected)| fold(&branch_views(parts, projected, node, document), draft))
+        .map(|((parts, nodes), projected)| {
+            fold(&branch_views(parts, nodes, projected, node), draft)
+        })
         .collect();
     if let Some(i) = folded.iter().position(|f| !f.object_only) {
         return match kept_union.filter(|&k| k == i) {
@@ -746,7 +764,12 @@ fn identify_in(
         .map(|(i, ((parts, literals), member))| Branch {
             parts,
             literals: literals.into(),
-            label: label(member, document, i).into(),
+            // Hints name a branch by its label only without a discriminator.
+            label: if discriminator.is_none() {
+                label(member, document, i).into()
+            } else {
+                Rc::from("")
+            },
         })
         .collect();
     let union = Union {
@@ -870,9 +893,9 @@ fn label(member: &Value, document: &Value, index: usize) -> String {
 /// nested union, SPEC §2.9) is read as that view.
 fn branch_views<'a>(
     parts: &[Part],
+    nodes: &[Option<&'a Value>],
     projected: &'a [Option<Map<String, Value>>],
     union_node: &'a Map<String, Value>,
-    document: &'a Value,
 ) -> Vec<PartView<'a>> {
     parts
         .iter()
@@ -888,7 +911,7 @@ fn branch_views<'a>(
                 siblings: true,
                 origin,
             }),
-            (Part::Node(ptr), None) => match pointer::get(document, ptr) {
+            (Part::Node(_), None) => match nodes[origin] {
                 Some(Value::Object(map)) => Some(PartView {
                     map,
                     siblings: false,

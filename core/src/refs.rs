@@ -29,18 +29,24 @@ pub(crate) fn needs_uri_resolution(
     is_root: bool,
     id_keyword: &str,
 ) -> bool {
-    // One pass over the keys of a small object (this runs for every node): every keyword asked
-    // about starts with `$`, but draft 4's `id`.
-    if map.len() <= 16 && !map.keys().any(|k| k.starts_with('$') || k == id_keyword) {
-        return false;
-    }
-    if URI_KEYWORDS.iter().any(|k| crate::keywords::has(map, k)) {
-        return true;
-    }
-    match crate::keywords::get(map, id_keyword).and_then(Value::as_str) {
+    let embeds = |id: Option<&Value>| match id.and_then(Value::as_str) {
         Some(id) => !is_root || id.starts_with('#'),
         None => false,
+    };
+    // One pass over the keys of a small object (this runs for every node).
+    if map.len() <= 16 {
+        let mut id = None;
+        for (k, v) in map {
+            if URI_KEYWORDS.contains(&k.as_str()) {
+                return true;
+            }
+            if k == id_keyword {
+                id = Some(v);
+            }
+        }
+        return embeds(id);
     }
+    URI_KEYWORDS.iter().any(|k| map.contains_key(*k)) || embeds(map.get(id_keyword))
 }
 
 /// The base URI of a document without a root `$id` (the one `jsonschema` uses too).

@@ -116,7 +116,7 @@ pub(crate) fn dedup_with<V: std::borrow::Borrow<Value>>(
     // defining a property the same way, needs no digest.
     if alternatives[1..]
         .iter()
-        .all(|a| same_in_order(a.borrow(), alternatives[0].borrow()))
+        .all(|a| same_but_annotations(a.borrow(), alternatives[0].borrow()))
     {
         let mut first = alternatives;
         first.truncate(1);
@@ -129,6 +129,26 @@ pub(crate) fn dedup_with<V: std::borrow::Borrow<Value>>(
         .into_iter()
         .filter(|a| seen.insert(digester.schema(a.borrow())))
         .collect()
+}
+
+/// Whether two schemas are the same but for their own top-level `title` and `description`: the
+/// other keywords in the same order, each [`same_in_order`]. The digest leaves out every
+/// annotation, so schemas this calls the same have equal digests; the join reads definitions
+/// with their annotations still on them (they move to the joined property), and the same
+/// property is titled differently in different branches.
+fn same_but_annotations(a: &Value, b: &Value) -> bool {
+    let (Value::Object(x), Value::Object(y)) = (a, b) else {
+        return same_in_order(a, b);
+    };
+    let not_hoisted = |(k, _): &(&String, &Value)| !matches!(k.as_str(), "title" | "description");
+    let (mut xs, mut ys) = (x.iter().filter(not_hoisted), y.iter().filter(not_hoisted));
+    loop {
+        match (xs.next(), ys.next()) {
+            (None, None) => return true,
+            (Some((ka, va)), Some((kb, vb))) if ka == kb && same_in_order(va, vb) => {}
+            _ => return false,
+        }
+    }
 }
 
 /// Whether two values are equal with their objects' keys in the same order: finer than JSON
@@ -706,6 +726,52 @@ pub(crate) fn literal_key(value: &Value) -> String {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// The fast path of deduplication calls two schemas the same only where their digests are
+    /// equal, and it does fire on definitions that differ only in their own title or description.
+    #[test]
+    fn the_fast_path_keeps_what_the_digest_keeps() {
+        let pairs = [
+            (
+                json!({"type": "string", "title": "A"}),
+                json!({"type": "string", "title": "B"}),
+                true,
+            ),
+            (
+                json!({"title": "A", "type": "string", "description": "x"}),
+                json!({"type": "string"}),
+                true,
+            ),
+            (
+                json!({"type": "string", "maxLength": 3}),
+                json!({"type": "string", "title": "B"}),
+                false,
+            ),
+            (
+                json!({"type": "array", "items": {"type": "string", "title": "a"}}),
+                json!({"type": "array", "items": {"type": "string", "title": "b"}}),
+                false,
+            ),
+            (
+                json!({"type": "integer", "examples": [1]}),
+                json!({"type": "integer"}),
+                false,
+            ),
+            (json!({"a": 1, "b": 2}), json!({"b": 2, "a": 1}), false),
+            (json!(true), json!(true), true),
+        ];
+        let digester = Digester::new(KeyOptions::default());
+        for (a, b, fast) in pairs {
+            assert_eq!(same_but_annotations(&a, &b), fast, "{a} {b}");
+            if fast {
+                assert_eq!(digester.schema(&a), digester.schema(&b), "{a} {b}");
+                assert_eq!(
+                    dedup_with(vec![a.clone(), b.clone()], KeyOptions::default()),
+                    vec![a]
+                );
+            }
+        }
+    }
 
     /// The keys' text must not change with the fast path (sharing keys and digests order by it).
     #[test]

@@ -128,17 +128,34 @@ impl UnionContext<'_> {
             Text(&'v str),
             Other(String),
         }
-        let mut seen = FastSet::default();
-        let listed: Vec<&Value> = branches
-            .iter()
-            .flat_map(|&b| self.branches[b].literals.iter())
-            .filter(|v| {
-                seen.insert(match v {
-                    Value::String(s) => Seen::Text(s),
-                    other => Seen::Other(literal_key(other)),
+        fn seen_as(v: &Value) -> Seen<'_> {
+            match v {
+                Value::String(s) => Seen::Text(s),
+                other => Seen::Other(literal_key(other)),
+            }
+        }
+        let all = || {
+            branches
+                .iter()
+                .flat_map(|&b| self.branches[b].literals.iter())
+        };
+        // A few literals are compared with those listed before them, without a set.
+        let listed: Vec<&Value> = if all().count() <= SCAN_LITERALS {
+            let mut seen: Vec<Seen<'_>> = Vec::with_capacity(SCAN_LITERALS);
+            all()
+                .filter(|v| {
+                    let key = seen_as(v);
+                    let new = !seen.contains(&key);
+                    if new {
+                        seen.push(key);
+                    }
+                    new
                 })
-            })
-            .collect();
+                .collect()
+        } else {
+            let mut seen = FastSet::default();
+            all().filter(|v| seen.insert(seen_as(v))).collect()
+        };
         write_or_list(out, listed.len(), |out, i| write_json(out, listed[i]));
     }
 
@@ -160,6 +177,12 @@ impl UnionContext<'_> {
         }
     }
 }
+
+/// Up to this many literals, [`UnionContext::write_values_of`] finds repeats by a scan.
+const SCAN_LITERALS: usize = 16;
+
+/// Room for one hint (`Only used when kind is "a" or "b".`) in a description written out.
+const HINT_ROOM: usize = 64;
 
 /// Writes `n` items as `a`, `a or b`, `a, b or c`.
 fn write_or_list(out: &mut String, n: usize, mut item: impl FnMut(&mut String, usize)) {
@@ -265,8 +288,10 @@ fn joined_description(ctx: &UnionContext<'_>, texts: &[(usize, Option<String>)])
     if groups.is_empty() {
         return None;
     }
-    // One text written in place: `When kind is "a": …. When kind is "b": ….`
-    let mut out = String::new();
+    // One text written in place: `When kind is "a": …. When kind is "b": ….` (allocated once,
+    // at about its length).
+    let texts_len: usize = groups.iter().map(|(t, _)| t.len() + HINT_ROOM).sum();
+    let mut out = String::with_capacity(texts_len);
     for (i, (text, branches)) in groups.iter().enumerate() {
         if i > 0 {
             out.push(' ');
@@ -373,8 +398,10 @@ pub(crate) fn join_property(
     let conditional = !required_by_all && !requiring.is_empty();
     let both = partial && conditional && requiring == defining;
     if partial || conditional {
-        // The description as a sentence, then the hints, each part after a space.
-        let mut text = String::new();
+        // The description as a sentence, then the hints, each part after a space (allocated
+        // once, at about its length).
+        let room = description.as_ref().map_or(0, String::len) + 2 * HINT_ROOM;
+        let mut text = String::with_capacity(room);
         let mut parts = 0;
         let mut part = |text: &mut String| {
             if parts > 0 {

@@ -61,7 +61,8 @@ impl Draft {
     /// The draft `document` is read by: its root `$schema`'s, 2020-12 when it declares none or
     /// one the join does not know (draft-03 and older are refused earlier, by `flatten`).
     pub fn of(document: &Value) -> Draft {
-        match document.get("$schema").and_then(Value::as_str) {
+        // Read on every union joined: a scan of the root's keys, not a SipHash lookup.
+        match crate::keywords::get_in(document, "$schema").and_then(Value::as_str) {
             Some(uri) => Draft::from_uri(uri).unwrap_or(Draft::Draft202012),
             None => Draft::Draft202012,
         }

@@ -11,7 +11,7 @@ use crate::canonical::{self, JoinDigests, KeyOptions, literal_key};
 use crate::draft::Draft;
 use crate::identify::Branch;
 use crate::keywords;
-use crate::kinds::{Kind, Kinds, kinds_of};
+use crate::kinds::{Kind, Kinds, kinds_in};
 use crate::widen::{self, WidenFaults};
 
 /// Faults that change the join (all off in a correct build).
@@ -458,7 +458,7 @@ fn classify(ctx: &UnionContext<'_>, alternatives: Vec<Alternative<'_>>) -> Value
     let (alternatives, kinds): (Vec<Alternative<'_>>, Vec<Kinds>) = alternatives
         .into_iter()
         .map(|a| {
-            let k = kinds_of(&a.schema, ctx.document);
+            let k = kinds_in(&a.schema, ctx.document, ctx.draft);
             (a, k)
         })
         .filter(|(_, k)| !k.is_empty())

@@ -214,8 +214,13 @@ const MAX_STEPS: usize = 256;
 /// members; `allOf` the intersection; a local `$ref` its target's (a cycle is unprovable). A
 /// schema with no type-fixing keyword is unprovable; `false` accepts nothing.
 pub fn kinds_of(schema: &Value, document: &Value) -> Kinds {
+    kinds_in(schema, document, Draft::of(document))
+}
+
+/// [`kinds_of`] with the document's draft already read (the join reads it once per union).
+pub(crate) fn kinds_in(schema: &Value, document: &Value, draft: Draft) -> Kinds {
     let mut visiting = FastSet::default();
-    kinds_inner(schema, document, Draft::of(document), &mut visiting, 0)
+    kinds_inner(schema, document, draft, &mut visiting, 0)
 }
 
 fn kinds_inner<'a>(

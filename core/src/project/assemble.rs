@@ -303,23 +303,25 @@ fn count_required(branches: &[BranchFacts]) -> Required<'_> {
 
 /// Every property definition, indexed once by name: the names in first-appearance order, the
 /// discriminator first (SPEC §2.2), each with its definitions in branch order.
-struct Index<'p> {
-    order: Vec<String>,
-    by_name: FastMap<String, Vec<Definition<'p>>>,
+struct Index<'n, 'p> {
+    /// The names in order, each with its definitions.
+    entries: Vec<(&'n str, Vec<Definition<'p>>)>,
+    /// Each name's place in `entries`.
+    at: FastMap<&'n str, usize>,
 }
 
 /// Indexes every branch's property definitions, moving each out of its projected part, or
 /// reading it where it stands in a shared one (a sibling's is copied: the siblings are shared by
 /// every branch).
-fn index_definitions<'p>(
-    branches: &[BranchFacts],
+fn index_definitions<'n, 'p>(
+    branches: &'n [BranchFacts],
     projected: &'p mut [Vec<Option<Projected>>],
     siblings: &Map<String, Value>,
-    d: Option<&str>,
-) -> Index<'p> {
+    d: Option<&'n str>,
+) -> Index<'n, 'p> {
     let mut index = Index {
-        order: d.map(str::to_owned).into_iter().collect(),
-        by_name: FastMap::default(),
+        entries: d.map(|d| (d, Vec::new())).into_iter().collect(),
+        at: d.map(|d| (d, 0)).into_iter().collect(),
     };
     for ((b, f), parts) in branches.iter().enumerate().zip(projected.iter_mut()) {
         let mut taken: Vec<Option<TakenProperties<'p>>> = parts
@@ -339,13 +341,11 @@ fn index_definitions<'p>(
                 schema: merge_definitions(schemas),
                 required: f.requires(name),
             };
-            match index.by_name.get_mut(name) {
-                Some(defs) => defs.push(definition),
+            match index.at.get(name.as_str()) {
+                Some(&i) => index.entries[i].1.push(definition),
                 None => {
-                    if Some(name.as_str()) != d {
-                        index.order.push(name.clone());
-                    }
-                    index.by_name.insert(name.clone(), vec![definition]);
+                    index.at.insert(name, index.entries.len());
+                    index.entries.push((name, vec![definition]));
                 }
             }
         }
@@ -359,17 +359,16 @@ fn index_definitions<'p>(
 fn join_properties(
     ctx: &UnionContext<'_>,
     branches: &[BranchFacts],
-    mut index: Index,
+    index: Index<'_, '_>,
     required: &Required<'_>,
     permissive: bool,
 ) -> Map<String, Value> {
     let n = branches.len();
     let d = ctx.discriminator;
     let open: Vec<usize> = (0..n).filter(|&i| !branches[i].closed).collect();
-    let mut properties = Map::with_capacity(index.order.len());
-    for name in &index.order {
-        let definitions = index.by_name.remove(name).unwrap_or_default();
-        let joined = if Some(name.as_str()) == d {
+    let mut properties = Map::with_capacity(index.entries.len());
+    for (name, definitions) in index.entries {
+        let joined = if Some(name) == d {
             let texts = branches
                 .iter()
                 .enumerate()
@@ -382,10 +381,10 @@ fn join_properties(
             } else {
                 Vec::new()
             };
-            let required_by_all = required.count.get(name.as_str()) == Some(&n);
+            let required_by_all = required.count.get(name) == Some(&n);
             join::join_property(ctx, definitions, extra, required_by_all, n)
         };
-        properties.insert(name.clone(), joined);
+        properties.insert(name.to_owned(), joined);
     }
     properties
 }

@@ -258,19 +258,17 @@ fn written(h: &mut Mix128, value: &Value) {
             }
         }
         Value::String(s) => {
-            h.write_u8(b's');
-            write_str(h, s);
+            h.write_head(b's', s.len());
+            h.write(s.as_bytes());
         }
         Value::Array(items) => {
-            h.write_u8(b'a');
-            h.write_u64(items.len() as u64);
+            h.write_head(b'a', items.len());
             for item in items {
                 written(h, item);
             }
         }
         Value::Object(map) => {
-            h.write_u8(b'o');
-            h.write_u64(map.len() as u64);
+            h.write_head(b'o', map.len());
             for (k, v) in map {
                 write_str(h, k);
                 written(h, v);
@@ -333,6 +331,13 @@ impl Mix128 {
     fn write_u64(&mut self, i: u64) {
         self.len = self.len.wrapping_add(8);
         self.word(i);
+    }
+
+    /// A tag and a count in one word: the head of a string, array or object in a
+    /// [`DataDigester::written`] stream, which says how much of the stream follows it.
+    fn write_head(&mut self, tag: u8, count: usize) {
+        self.len = self.len.wrapping_add(9);
+        self.word((u64::from(tag) << 56) | (count as u64 & ((1 << 56) - 1)));
     }
 
     fn write_u128(&mut self, i: u128) {

@@ -17,6 +17,13 @@ pub fn input_name(path: Option<&Path>) -> String {
 /// nesting past [`flatjoin::MAX_DEPTH`] is an error with a JSON pointer instead of a stack overflow.
 pub fn read_json(path: Option<&Path>) -> Result<Value, String> {
     let name = input_name(path);
+    flatjoin::parse(&read_bytes(path)?).map_err(|e| format!("{name}: {e}"))
+}
+
+/// Reads a file (or standard input for `None` and `-`) as it is, for a command that hands the
+/// text to the core (`flatjoin::flatten_text_with`, which parses it as [`read_json`] does).
+pub fn read_bytes(path: Option<&Path>) -> Result<Vec<u8>, String> {
+    let name = input_name(path);
     let mut bytes = Vec::new();
     match path {
         Some(p) if p.as_os_str() != "-" => {
@@ -28,5 +35,5 @@ pub fn read_json(path: Option<&Path>) -> Result<Value, String> {
                 .map_err(|e| format!("{name}: cannot read: {e}"))?;
         }
     }
-    flatjoin::parse(&bytes).map_err(|e| format!("{name}: {e}"))
+    Ok(bytes)
 }

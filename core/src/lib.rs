@@ -64,6 +64,7 @@ pub use fault::Fault;
 pub use kinds::{Kind, Kinds, kinds_of};
 pub use manifest::{
     FlattenedManifest, flatten_manifest, flatten_manifest_owned, flatten_manifest_owned_with,
+    flatten_manifest_text_with,
 };
 pub use options::{OpenBranches, Options, OptionsError, OptionsErrorKind, Scope, UnknownName};
 pub use parse::{MAX_DEPTH, parse};
@@ -100,8 +101,34 @@ pub struct Flattened {
 /// [`ErrorKind::UnsupportedDraft`], and a `$schema` that names no draft is read as 2020-12 with
 /// [`Diagnostics::assumed_draft`] saying so.
 pub fn flatten(schema: &Value, options: &Options) -> Result<Flattened, Error> {
+    flatten_in(schema, options, Depth::Unchecked)
+}
+
+/// Whether a document's nesting still has to be checked against [`MAX_DEPTH`], or is known to be
+/// within it: read by [`parse`] (`serde_json`'s recursion limit is that depth), or a part of a
+/// document already checked (a manifest's tool). Either way the answers are the same; a bounded
+/// document is not scanned again.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Depth {
+    Unchecked,
+    Bounded,
+}
+
+fn checked(schema: &Value, depth: Depth) -> Result<wellformed::Facts, Error> {
+    match depth {
+        Depth::Unchecked => wellformed::check(schema),
+        Depth::Bounded => wellformed::check_bounded(schema),
+    }
+}
+
+/// [`flatten`] of a document whose depth is `depth`.
+pub(crate) fn flatten_in(
+    schema: &Value,
+    options: &Options,
+    depth: Depth,
+) -> Result<Flattened, Error> {
     let declared = draft::declared(schema)?;
-    let mut flat = match wellformed::check(schema) {
+    let mut flat = match checked(schema, depth) {
         // Walked once: nothing to normalize, and the facts serve the projection.
         Ok(facts) if !facts.needs_normalizing(schema) => {
             project::run_checked(schema, facts, options)
@@ -132,8 +159,30 @@ pub fn flatten_owned_with(
     options: &Options,
     spent: &mut dyn FnMut(Value),
 ) -> Result<Flattened, Error> {
+    flatten_owned_in(schema, options, spent, Depth::Unchecked)
+}
+
+/// [`parse`] then [`flatten_owned_with`]: the same presentation and the same errors (a parse
+/// error as [`parse`] reports it), without scanning the parsed document's depth a second time
+/// ([`parse`] bounds it). For callers that hold the JSON text: the CLI, the Node.js and Python
+/// packages, the protocol adapters.
+pub fn flatten_text_with(
+    text: &[u8],
+    options: &Options,
+    spent: &mut dyn FnMut(Value),
+) -> Result<Flattened, Error> {
+    flatten_owned_in(parse(text)?, options, spent, Depth::Bounded)
+}
+
+/// [`flatten_owned_with`] of a document whose depth is `depth`.
+pub(crate) fn flatten_owned_in(
+    schema: Value,
+    options: &Options,
+    spent: &mut dyn FnMut(Value),
+    depth: Depth,
+) -> Result<Flattened, Error> {
     let declared = draft::declared(&schema)?;
-    let mut flat = match wellformed::check(&schema) {
+    let mut flat = match checked(&schema, depth) {
         Ok(facts) if !facts.needs_normalizing(&schema) => {
             project::run_owned_checked(schema, facts, options, spent)
         }

@@ -4,7 +4,7 @@ use serde_json::Value;
 
 use crate::diagnostics::Diagnostics;
 use crate::error::{Error, ErrorKind};
-use crate::{Options, flatten, flatten_owned_with};
+use crate::{Depth, Options, flatten_in, flatten_owned_in, parse};
 
 /// A flattened manifest: the manifest with every tool's `inputSchema` replaced by its
 /// presentation, and each tool's diagnostics.
@@ -16,10 +16,10 @@ pub struct FlattenedManifest {
     pub tools: Vec<(String, Diagnostics)>,
 }
 
-/// Flattens every `tools[i].inputSchema` of an MCP `tools/list` result with [`flatten`]. Errors
+/// Flattens every `tools[i].inputSchema` of an MCP `tools/list` result with [`flatten`](crate::flatten). Errors
 /// carry the pointer inside the manifest (`/tools/3/inputSchema/...`).
 pub fn flatten_manifest(manifest: &Value, options: &Options) -> Result<FlattenedManifest, Error> {
-    let tools = tools_of(manifest)?;
+    let tools = tools_of(manifest, Depth::Unchecked)?;
     let mut out = manifest.clone();
     let mut diagnostics = Vec::with_capacity(tools.len());
     for (i, tool) in tools.iter().enumerate() {
@@ -27,8 +27,9 @@ pub fn flatten_manifest(manifest: &Value, options: &Options) -> Result<Flattened
         let Some(schema) = fields.get("inputSchema") else {
             continue;
         };
-        let flat =
-            flatten(schema, options).map_err(|e| e.within(&format!("/tools/{i}/inputSchema")))?;
+        // Each tool is inside the manifest, whose depth was checked.
+        let flat = flatten_in(schema, options, Depth::Bounded)
+            .map_err(|e| e.within(&format!("/tools/{i}/inputSchema")))?;
         diagnostics.push((tool_name(fields, i), flat.diagnostics));
         out["tools"][i]["inputSchema"] = flat.schema;
     }
@@ -50,13 +51,33 @@ pub fn flatten_manifest_owned(
 }
 
 /// [`flatten_manifest_owned`], handing `spent` each `inputSchema` the join only read, as
-/// [`flatten_owned_with`] does (the CLI leaves them unfreed).
+/// [`flatten_owned_with`](crate::flatten_owned_with) does (the CLI leaves them unfreed).
 pub fn flatten_manifest_owned_with(
-    mut manifest: Value,
+    manifest: Value,
     options: &Options,
     spent: &mut dyn FnMut(Value),
 ) -> Result<FlattenedManifest, Error> {
-    let count = tools_of(&manifest)?.len();
+    flatten_manifest_owned_in(manifest, options, spent, Depth::Unchecked)
+}
+
+/// [`parse`] then [`flatten_manifest_owned_with`]: the same result and the same errors, without
+/// scanning the parsed manifest's depth a second time ([`parse`] bounds it), as
+/// [`flatten_text_with`](crate::flatten_text_with) does for one schema.
+pub fn flatten_manifest_text_with(
+    text: &[u8],
+    options: &Options,
+    spent: &mut dyn FnMut(Value),
+) -> Result<FlattenedManifest, Error> {
+    flatten_manifest_owned_in(parse(text)?, options, spent, Depth::Bounded)
+}
+
+fn flatten_manifest_owned_in(
+    mut manifest: Value,
+    options: &Options,
+    spent: &mut dyn FnMut(Value),
+    depth: Depth,
+) -> Result<FlattenedManifest, Error> {
+    let count = tools_of(&manifest, depth)?.len();
     let mut diagnostics = Vec::with_capacity(count);
     for i in 0..count {
         let Value::Object(fields) = &mut manifest["tools"][i] else {
@@ -65,7 +86,8 @@ pub fn flatten_manifest_owned_with(
         let Some(slot) = fields.get_mut("inputSchema") else {
             continue;
         };
-        let flat = flatten_owned_with(slot.take(), options, spent)
+        // Each tool is inside the manifest, whose depth was checked.
+        let flat = flatten_owned_in(slot.take(), options, spent, Depth::Bounded)
             .map_err(|e| e.within(&format!("/tools/{i}/inputSchema")))?;
         *slot = flat.schema;
         diagnostics.push((tool_name(fields, i), flat.diagnostics));
@@ -76,9 +98,12 @@ pub fn flatten_manifest_owned_with(
     })
 }
 
-/// The `tools` array of a manifest, after the depth check every input gets.
-fn tools_of(manifest: &Value) -> Result<&Vec<Value>, Error> {
-    crate::parse::check_depth(manifest)?;
+/// The `tools` array of a manifest, after the depth check every input gets (unless its `depth`
+/// is already bounded).
+fn tools_of(manifest: &Value, depth: Depth) -> Result<&Vec<Value>, Error> {
+    if depth == Depth::Unchecked {
+        crate::parse::check_depth(manifest)?;
+    }
     let Some(tools) = manifest.get("tools") else {
         return Err(Error::new(
             "",

@@ -60,6 +60,13 @@ impl Facts {
 /// least one JSON level.
 pub(crate) fn check(document: &Value) -> Result<Facts, Error> {
     check_depth(document)?;
+    check_bounded(document)
+}
+
+/// [`check`] of a document whose nesting is already known to be within [`crate::MAX_DEPTH`]:
+/// one that [`crate::parse`] read (`serde_json`'s recursion limit is that depth), or a part of a
+/// document already checked (a manifest's tool). The same answer without scanning the depth again.
+pub(crate) fn check_bounded(document: &Value) -> Result<Facts, Error> {
     let mut facts = Facts {
         draft: Draft::of(document),
         ..Facts::default()

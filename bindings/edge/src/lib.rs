@@ -127,11 +127,26 @@ pub fn envelope(outcome: Outcome) -> String {
 
 /// Parses one argument with the core's depth-checked parser; `what` names it in the message.
 pub fn parse(text: &str, what: &str) -> Result<Value, Failure> {
-    flatjoin::parse(text.as_bytes()).map_err(|e| {
-        let mut f = Failure::from(e);
-        f.message = format!("{what}: {}", f.message);
-        f
-    })
+    flatjoin::parse(text.as_bytes()).map_err(|e| parse_failure(e, what))
+}
+
+/// A parse error of argument `what`, named in the message.
+fn parse_failure(e: flatjoin::Error, what: &str) -> Failure {
+    let mut f = Failure::from(e);
+    f.message = format!("{what}: {}", f.message);
+    f
+}
+
+/// An error of a core call that parsed argument `what` itself (`flatjoin::flatten_text_with`):
+/// named as [`parse`] names it where the text did not parse (no later stage reports these kinds:
+/// the parsed document's depth is bounded), as it is otherwise.
+fn text_failure(e: flatjoin::Error, what: &str) -> Failure {
+    match e.kind {
+        flatjoin::ErrorKind::NotJson { .. } | flatjoin::ErrorKind::TooDeep { .. } => {
+            parse_failure(e, what)
+        }
+        _ => Failure::from(e),
+    }
 }
 
 /// The join options from the packages' names (`scope: "all" | "root"`, `openBranches` /
@@ -154,17 +169,23 @@ pub fn join_options(scope: Option<&str>, open_branches: Option<&str>) -> Result<
 /// `flatjoin flatten`: `{"schema": PRESENTATION, "diagnostics": {"flattened", "skipped"}}` (the
 /// diagnostics in the CLI's `--diagnostics` format).
 pub fn flatten(schema: &str, options: &Options) -> Outcome {
-    flatten_value(parse(schema, "schema")?, options)
+    let flat = flatjoin::flatten_text_with(schema.as_bytes(), options, &mut drop::<Value>)
+        .map_err(|e| text_failure(e, "schema"))?;
+    Ok(flattened(flat))
 }
 
 /// [`flatten`] of a document already converted to a [`Value`] (the packages' measured
 /// alternative to text, `bench-object-conversion`; the caller owns the depth check).
 pub fn flatten_value(schema: Value, options: &Options) -> Outcome {
-    let flat = flatjoin::flatten_owned(schema, options)?;
+    Ok(flattened(flatjoin::flatten_owned(schema, options)?))
+}
+
+/// The answer of [`flatten`].
+fn flattened(flat: flatjoin::Flattened) -> Value {
     let mut out = Map::new();
     out.insert("schema".into(), flat.schema);
     out.insert("diagnostics".into(), flat.diagnostics.to_json());
-    Ok(Value::Object(out))
+    Value::Object(out)
 }
 
 /// `flatjoin manifest [--profile P]`: `{"manifest", "diagnostics", "narrowings", "inlined"}`; the
@@ -172,7 +193,26 @@ pub fn flatten_value(schema: Value, options: &Options) -> Outcome {
 /// and the definitions copied in place of their references are the profile's lowering's (none
 /// without a profile).
 pub fn flatten_manifest(manifest: &str, options: &Options, profile: Option<&str>) -> Outcome {
+    if profile.is_none() {
+        let flat =
+            flatjoin::flatten_manifest_text_with(manifest.as_bytes(), options, &mut drop::<Value>)
+                .map_err(|e| text_failure(e, "manifest"))?;
+        return Ok(manifest_flattened(flat));
+    }
     flatten_manifest_value(parse(manifest, "manifest")?, options, profile)
+}
+
+/// The answer of [`flatten_manifest`] without a profile.
+fn manifest_flattened(flat: flatjoin::FlattenedManifest) -> Value {
+    let mut out = Map::new();
+    out.insert("manifest".into(), flat.manifest);
+    out.insert(
+        "diagnostics".into(),
+        surfaces::manifest_diagnostics(&flat.tools),
+    );
+    out.insert("narrowings".into(), Value::Array(Vec::new()));
+    out.insert("inlined".into(), Value::Array(Vec::new()));
+    Value::Object(out)
 }
 
 /// [`flatten_manifest`] of a document already converted to a [`Value`] (see [`flatten_value`]).
@@ -181,18 +221,11 @@ pub fn flatten_manifest_value(
     options: &Options,
     profile: Option<&str>,
 ) -> Outcome {
-    let mut out = Map::new();
     let Some(profile) = profile else {
         let flat = flatjoin::flatten_manifest_owned(manifest, options)?;
-        out.insert("manifest".into(), flat.manifest);
-        out.insert(
-            "diagnostics".into(),
-            surfaces::manifest_diagnostics(&flat.tools),
-        );
-        out.insert("narrowings".into(), Value::Array(Vec::new()));
-        out.insert("inlined".into(), Value::Array(Vec::new()));
-        return Ok(Value::Object(out));
+        return Ok(manifest_flattened(flat));
     };
+    let mut out = Map::new();
     let profile = profile_named(profile)?;
     let flat = flatjoin::flatten_manifest(&manifest, options)?;
     let applied =

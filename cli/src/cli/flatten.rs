@@ -9,7 +9,7 @@ use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use flatjoin::{OpenBranches, Options, Scope, UnknownName};
 use serde_json::Value;
 
-use flatjoin_cli::io::{input_name, read_json};
+use flatjoin_cli::io::{input_name, read_bytes};
 
 /// A parser of a core option enum: the names are the core's (`NAMES`, in the order of `ALL`, read
 /// back by `FromStr`), each shown in `--help` with its line of `help`.
@@ -111,7 +111,7 @@ fn print_json(value: Value) -> Result<(), CliError> {
     out.flush().map_err(|e| failed(&e).into())
 }
 
-/// Where the join hands the input it only read (`flatjoin::flatten_owned_with`): left unfreed,
+/// Where the join hands the input it only read (`flatjoin::flatten_text_with`): left unfreed,
 /// as [`print_json`] leaves the output, since the process ends after printing.
 fn leave_unfreed(input: Value) {
     let _ = std::mem::ManuallyDrop::new(input);
@@ -126,8 +126,8 @@ fn write_diagnostics(path: &Path, value: &Value) -> Result<(), CliError> {
 /// Runs `flatjoin flatten`.
 pub fn run_flatten(args: &FlattenArgs) -> Result<ExitCode, CliError> {
     let name = input_name(args.file.as_deref());
-    let schema = read_json(args.file.as_deref())?;
-    let flat = flatjoin::flatten_owned_with(schema, &args.join.options(), &mut leave_unfreed)
+    let text = read_bytes(args.file.as_deref())?;
+    let flat = flatjoin::flatten_text_with(&text, &args.join.options(), &mut leave_unfreed)
         .map_err(|e| format!("{name}: {e}"))?;
     if let Some(path) = &args.join.diagnostics {
         write_diagnostics(path, &flat.diagnostics.to_json())?;
@@ -139,11 +139,11 @@ pub fn run_flatten(args: &FlattenArgs) -> Result<ExitCode, CliError> {
 /// Runs `flatjoin manifest`.
 pub fn run_manifest(args: &ManifestArgs) -> Result<ExitCode, CliError> {
     let name = input_name(args.file.as_deref());
-    let manifest = read_json(args.file.as_deref())?;
+    let text = read_bytes(args.file.as_deref())?;
     let options = args.join.options();
     let Some(profile) = args.profile else {
         // Nothing else needs the input: flatten it in place instead of building a copy.
-        let flat = flatjoin::flatten_manifest_owned_with(manifest, &options, &mut leave_unfreed)
+        let flat = flatjoin::flatten_manifest_text_with(&text, &options, &mut leave_unfreed)
             .map_err(|e| format!("{name}: {e}"))?;
         if let Some(path) = &args.join.diagnostics {
             write_diagnostics(
@@ -154,6 +154,7 @@ pub fn run_manifest(args: &ManifestArgs) -> Result<ExitCode, CliError> {
         print_json(flat.manifest)?;
         return Ok(ExitCode::SUCCESS);
     };
+    let manifest = flatjoin::parse(&text).map_err(|e| format!("{name}: {e}"))?;
     if let Some(path) = &args.join.diagnostics {
         let flat =
             flatjoin::flatten_manifest(&manifest, &options).map_err(|e| format!("{name}: {e}"))?;

@@ -129,3 +129,70 @@ fn deeply_nested_unions() {
     assert_eq!(flat.diagnostics.flattened.len(), 25);
     validator(&flat.schema);
 }
+
+/// Text nested `depth` levels of `{"items": …}` around a string schema.
+fn nested_text(depth: usize) -> String {
+    let mut text = String::new();
+    for _ in 0..depth - 1 {
+        text.push_str("{\"items\": ");
+    }
+    text.push_str("{\"type\": \"string\"}");
+    text.push_str(&"}".repeat(depth - 1));
+    text
+}
+
+/// The text entry points (`flatten_text_with`, `flatten_manifest_text_with`) skip the second
+/// depth scan: they must answer exactly as `parse` then the owned join do — the same
+/// presentation and diagnostics, the same error with the same pointer — on every corpus
+/// document and manifest, at the depth limit and one past it, and on text that is not JSON.
+#[test]
+fn the_text_entry_points_answer_as_parse_then_flatten() {
+    use flatjoin::{
+        flatten_manifest_owned_with, flatten_manifest_text_with, flatten_owned_with,
+        flatten_text_with,
+    };
+    let options = Options::default();
+    let keep = &mut drop::<Value>;
+    let as_schema = |text: &[u8]| {
+        let by_value = parse(text).and_then(|v| flatten_owned_with(v, &options, &mut drop));
+        let by_text = flatten_text_with(text, &options, &mut drop);
+        assert_eq!(by_text, by_value, "{}", String::from_utf8_lossy(text));
+        by_text
+    };
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus");
+    let mut files = 0;
+    for dir in ["dialects", "manifests", "regressions"] {
+        for entry in walkdir::WalkDir::new(root.join(dir)) {
+            let entry = entry.expect("corpus entry");
+            if entry.path().extension().is_none_or(|e| e != "json") {
+                continue;
+            }
+            let text = std::fs::read(entry.path()).expect("corpus file");
+            let _answer = as_schema(&text);
+            let by_value =
+                parse(&text).and_then(|v| flatten_manifest_owned_with(v, &options, keep));
+            let by_text = flatten_manifest_text_with(&text, &options, keep);
+            assert_eq!(by_text, by_value, "{}", entry.path().display());
+            files += 1;
+        }
+    }
+    assert!(files > 60, "the corpus was found ({files} files)");
+    // At the limit: parsed and flattened; one past it: refused where `parse` refuses it.
+    assert!(as_schema(nested_text(MAX_DEPTH).as_bytes()).is_ok());
+    let err = as_schema(nested_text(MAX_DEPTH + 1).as_bytes()).expect_err("too deep");
+    assert_eq!(err.kind, ErrorKind::TooDeep { limit: MAX_DEPTH });
+    let err = as_schema(b"{\"oneOf\": [").expect_err("not JSON");
+    assert!(matches!(err.kind, ErrorKind::NotJson { .. }), "{err}");
+    let err = as_schema(br#"{"oneOf": [{"required": "kind"}, {}]}"#).expect_err("malformed");
+    assert_eq!(err.pointer, "/oneOf/0/required");
+    // A manifest at the limit: its tools are inside it, checked once.
+    let deep_tool = format!(
+        "{{\"tools\": [{{\"name\": \"t\", \"inputSchema\": {}}}]}}",
+        nested_text(MAX_DEPTH - 3)
+    );
+    let by_value = parse(deep_tool.as_bytes())
+        .and_then(|v| flatten_manifest_owned_with(v, &options, &mut drop));
+    let by_text = flatten_manifest_text_with(deep_tool.as_bytes(), &options, &mut drop);
+    assert!(by_text.is_ok(), "{by_text:?}");
+    assert_eq!(by_text, by_value);
+}

@@ -10,6 +10,9 @@ pub(crate) enum FastPath {
     /// The owned projection takes whole a node with no union site at or under it
     /// (`project::owned`).
     SiteIndex = 2,
+    /// A later site of a shared group that stands where it is written is written as its
+    /// reference at once, not as a placeholder the hoisting pass rewrites (`project::share`).
+    DirectShare = 4,
 }
 
 #[cfg(test)]

@@ -139,6 +139,20 @@ impl<'a> Enclosing<'a> {
     }
 }
 
+/// Whether `ptr` is `at` or lies under it (`at` then `/`).
+pub(crate) fn is_at_or_under(ptr: &str, at: &str) -> bool {
+    ptr.strip_prefix(at)
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+}
+
+/// The pointers above `ptr`, the root first: `""`, `/a` for `/a/b`; none for the root.
+pub(crate) fn ancestors(ptr: &str) -> impl Iterator<Item = &str> {
+    ptr.bytes()
+        .enumerate()
+        .filter(|(_, b)| *b == b'/')
+        .map(move |(i, _)| &ptr[..i])
+}
+
 /// Resolves pointers into one document one after another, each from the longest run of whole
 /// tokens it shares with the one before, not from the root: the union sites of a document come in
 /// its order, so a site under a model with hundreds of properties costs one lookup in them, not

@@ -8,11 +8,12 @@
 use serde_json::{Map, Value};
 
 use super::Projector;
-use super::share::{MARK, is_site_annotation, marked_key, place_of, with_body};
+use super::share::{
+    DefinitionName, MARK, hoist_name, is_site_annotation, marked_key, place_of, with_body,
+};
 use crate::canonical::DataDigester;
 use crate::fasthash::{FastMap, FastSet};
 use crate::keywords;
-use crate::pointer;
 
 impl Projector<'_> {
     /// Hoists the shared joins of `out` and removes every placeholder and mark; the diagnostics
@@ -28,33 +29,58 @@ impl Projector<'_> {
                 ids.entry(g.key).or_insert(i);
             }
         }
+        let mut taken = taken_names(self.document, out);
+        // The identities already referred to from standing sites keep their names (SPEC §6
+        // decision 86): their joins are defined at the first place the pass meets.
+        let mut names = FastMap::default();
+        let mut direct_names = FastMap::default();
+        for (c, defined) in std::mem::take(&mut sharing.direct_names) {
+            taken.insert(defined.name.clone());
+            names.insert(c, defined.reference.clone());
+            direct_names.insert(c, defined);
+        }
         let mut hoist = Hoist {
             keys: &sharing.keys,
             bodies: sharing.groups.iter_mut().map(|g| g.body.take()).collect(),
             ids,
             counts: FastMap::default(),
             inner: FastMap::default(),
-            names: FastMap::default(),
+            names,
+            direct_names,
+            defined: FastSet::default(),
             defs: Vec::new(),
-            taken: taken_names(self.document, out),
+            taken,
             container: sharing.container,
             group_names: FastMap::default(),
             next_name: 1,
         };
         let mut counts = FastMap::default();
         hoist.count(out, &mut counts);
+        // A site written as its reference at once is a place of its join, and of what stands
+        // inside that join, as a placeholder is.
+        for (&c, &n) in &sharing.direct_count {
+            *counts.entry(c).or_default() += n;
+            for (id, k) in hoist.inner_of(c) {
+                *counts.entry(id).or_default() += k * n;
+            }
+        }
         hoist.counts = counts;
         hoist.rewrite(out);
         let Hoist {
-            defs, group_names, ..
+            mut defs,
+            group_names,
+            ..
         } = hoist;
+        // In number order: a join named at the projection is defined where the pass first
+        // meets it, which may come after a join the pass names.
+        defs.sort_by_key(|(n, ..)| *n);
         if let Value::Object(root) = out
             && !defs.is_empty()
             && let Value::Object(entries) = root
                 .entry(sharing.container.to_owned())
                 .or_insert_with(|| Value::Object(Map::new()))
         {
-            entries.extend(defs);
+            entries.extend(defs.into_iter().map(|(_, name, body)| (name, body)));
         }
         // One pass over the diagnostics, not one per group: a site's definition by its pointer.
         let mut definition_of: FastMap<&str, &String> = FastMap::default();
@@ -73,12 +99,26 @@ impl Projector<'_> {
     }
 }
 
+/// Whether `map` is a reference with nothing but a site's annotations beside it (a site written
+/// as its reference at once, SPEC §6 decision 86): no placeholder, mark or subschema in it.
+fn is_reference(map: &Map<String, Value>) -> bool {
+    map.keys()
+        .next()
+        .is_some_and(|k| k == "$ref" && map.keys().skip(1).all(|k| is_site_annotation(k)))
+}
+
 /// Every definition name the document or the presentation uses.
 fn taken_names(document: &Value, out: &Value) -> FastSet<String> {
-    [document, out]
+    let mut taken = definition_names(document);
+    taken.extend(definition_names(out));
+    taken
+}
+
+/// Every root definition name of `document`, in either container.
+pub(super) fn definition_names(document: &Value) -> FastSet<String> {
+    ["$defs", "definitions"]
         .iter()
-        .flat_map(|d| ["$defs", "definitions"].map(|c| d.get(c)))
-        .filter_map(|defs| defs.and_then(Value::as_object))
+        .filter_map(|c| document.get(c).and_then(Value::as_object))
         .flat_map(|defs| defs.keys().cloned())
         .collect()
 }
@@ -100,7 +140,13 @@ struct Hoist<'k> {
     inner: FastMap<usize, Vec<(usize, usize)>>,
     /// Identity → the `$ref` of its definition.
     names: FastMap<usize, String>,
-    defs: Vec<(String, Value)>,
+    /// The identities whose definitions are written (a name given at the projection comes
+    /// before its definition).
+    defined: FastSet<usize>,
+    /// The definition of each identity named at the projection.
+    direct_names: FastMap<usize, DefinitionName>,
+    /// The definitions written, with their numbers.
+    defs: Vec<(usize, String, Value)>,
     taken: FastSet<String>,
     container: &'static str,
     /// Group → the `$ref` its first hoisted object took.
@@ -121,6 +167,9 @@ impl Hoist<'_> {
         let Value::Object(map) = value else {
             return;
         };
+        if is_reference(map) {
+            return;
+        }
         if let Some(c) = place_of(map) {
             *into.entry(c).or_default() += 1;
             for (id, n) in self.inner_of(c) {
@@ -172,12 +221,15 @@ impl Hoist<'_> {
         let Value::Object(map) = value else {
             return;
         };
+        if is_reference(map) {
+            return;
+        }
         let group = keywords::get(map, MARK)
             .and_then(Value::as_u64)
             .and_then(|g| usize::try_from(g).ok());
         if let Some(c) = place_of(map) {
             // Hoisted and already defined: the site needs only its own annotations.
-            let full = if self.hoists(c) && self.names.contains_key(&c) {
+            let full = if self.hoists(c) && self.defined.contains(&c) {
                 std::mem::take(map)
             } else {
                 with_body(map, self.rewritten_body(c))
@@ -216,7 +268,7 @@ impl Hoist<'_> {
         // definition the first time and dropped after.
         let mut annotations = Vec::new();
         let mut body = Map::new();
-        let defined = self.names.contains_key(&id);
+        let defined = self.defined.contains(&id);
         for (k, v) in full {
             if is_site_annotation(&k) {
                 annotations.push((k, v));
@@ -225,24 +277,32 @@ impl Hoist<'_> {
             }
         }
         let reference = match self.names.get(&id) {
-            Some(reference) => reference.clone(),
+            Some(reference) if defined => reference.clone(),
+            Some(reference) => {
+                let reference = reference.clone();
+                let (n, name) = self
+                    .direct_names
+                    .get(&id)
+                    .map(|d| (d.n, d.name.clone()))
+                    .unwrap_or_default();
+                self.defs.push((n, name, Value::Object(body)));
+                self.defined.insert(id);
+                reference
+            }
             None => {
                 // The lowest unused number: names are only ever taken, so the search goes on
                 // from the last one found.
-                let name = (self.next_name..)
-                    .map(|n| (n, format!("flatjoin_union_{n}")))
+                let (n, name) = (self.next_name..)
+                    .map(|n| (n, hoist_name(n)))
                     .find(|(_, name)| !self.taken.contains(name))
-                    .map(|(n, name)| {
-                        self.next_name = n + 1;
-                        name
-                    })
                     .expect("an unused name");
+                self.next_name = n + 1;
                 self.taken.insert(name.clone());
-                let reference =
-                    pointer::to_ref(&pointer::push(&pointer::push("", self.container), &name));
-                self.defs.push((name, Value::Object(body)));
-                self.names.insert(id, reference.clone());
-                reference
+                let defined = DefinitionName::new(n, name, self.container);
+                self.defs.push((n, defined.name, Value::Object(body)));
+                self.names.insert(id, defined.reference.clone());
+                self.defined.insert(id);
+                defined.reference
             }
         };
         if let Some(g) = group {

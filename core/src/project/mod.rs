@@ -384,8 +384,8 @@ impl Projector<'_> {
             };
             if let Some(union) = union {
                 let here = ptr.clone();
-                if let Some(group) = self.shared_group(&here) {
-                    return self.flatten_shared(map, &here, union, group);
+                if let Some((group, standing)) = self.shared_group(&here) {
+                    return self.flatten_shared(map, &here, union, (group, standing));
                 }
                 return match self.copied_join(map, &here) {
                     Copied::Join(copy) => Ok(copy),

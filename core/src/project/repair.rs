@@ -304,10 +304,14 @@ fn holds_ref(map: &Map<String, Value>, inner: &mut Vec<usize>) -> bool {
 struct Refs<'s> {
     sharing: Option<&'s Sharing>,
     seen: FastSet<usize>,
+    /// The references already read, as written: a document refers to a few definitions from
+    /// many places (every site of a shared join refers to its definition, SPEC §6 decision 86),
+    /// and what one reaches is reached once.
+    read: FastSet<&'s str>,
 }
 
-impl Refs<'_> {
-    fn collect(&mut self, value: &Value, out: &mut Vec<String>) {
+impl<'s> Refs<'s> {
+    fn collect(&mut self, value: &'s Value, out: &mut Vec<String>) {
         let Value::Object(map) = value else { return };
         if let Some(c) = share::place_of(map) {
             let body = self
@@ -321,9 +325,9 @@ impl Refs<'_> {
             }
             return;
         }
-        if let Some(target) = keywords::get(map, "$ref")
-            .and_then(Value::as_str)
-            .and_then(pointer::local_ref)
+        if let Some(reference) = keywords::get(map, "$ref").and_then(Value::as_str)
+            && self.read.insert(reference)
+            && let Some(target) = pointer::local_ref(reference)
         {
             out.push(target);
         }
@@ -344,6 +348,7 @@ fn prune(
         let mut refs = Refs {
             sharing,
             seen: FastSet::default(),
+            read: FastSet::default(),
         };
         let Some(Value::Object(defs)) = root.get(container) else {
             continue;

@@ -9,7 +9,8 @@ use serde_json::{Map, Value};
 
 use super::Projector;
 use super::share::{
-    DefinitionName, MARK, hoist_name, is_site_annotation, marked_key, place_of, with_body,
+    DefinitionName, MARK, Numbering, definition_names, is_site_annotation, marked_key, place_of,
+    with_body,
 };
 use crate::canonical::DataDigester;
 use crate::fasthash::{FastMap, FastSet};
@@ -29,13 +30,15 @@ impl Projector<'_> {
                 ids.entry(g.key).or_insert(i);
             }
         }
-        let mut taken = taken_names(self.document, out);
-        // The identities already referred to from standing sites keep their names (SPEC §6
-        // decision 86): their joins are defined at the first place the pass meets.
+        // The numbering goes on from the projection's (the document's names and those given
+        // to standing sites' joins taken), the presentation's names taken too. The identities
+        // already referred to from standing sites keep their names (SPEC §6 decision 86): their
+        // joins are defined at the first place the pass meets.
+        let mut numbering = std::mem::take(&mut sharing.numbering);
+        numbering.taken(definition_names(out));
         let mut names = FastMap::default();
         let mut direct_names = FastMap::default();
         for (c, defined) in std::mem::take(&mut sharing.direct_names) {
-            taken.insert(defined.name.clone());
             names.insert(c, defined.reference.clone());
             direct_names.insert(c, defined);
         }
@@ -49,10 +52,8 @@ impl Projector<'_> {
             direct_names,
             defined: FastSet::default(),
             defs: Vec::new(),
-            taken,
-            container: sharing.container,
+            numbering,
             group_names: FastMap::default(),
-            next_name: 1,
         };
         let mut counts = FastMap::default();
         hoist.count(out, &mut counts);
@@ -107,22 +108,6 @@ fn is_reference(map: &Map<String, Value>) -> bool {
         .is_some_and(|k| k == "$ref" && map.keys().skip(1).all(|k| is_site_annotation(k)))
 }
 
-/// Every definition name the document or the presentation uses.
-fn taken_names(document: &Value, out: &Value) -> FastSet<String> {
-    let mut taken = definition_names(document);
-    taken.extend(definition_names(out));
-    taken
-}
-
-/// Every root definition name of `document`, in either container.
-pub(super) fn definition_names(document: &Value) -> FastSet<String> {
-    ["$defs", "definitions"]
-        .iter()
-        .filter_map(|c| document.get(c).and_then(Value::as_object))
-        .flat_map(|defs| defs.keys().cloned())
-        .collect()
-}
-
 /// One hoisting pass's state. A flat object's identity is its sharing key ([`marked_key`]),
 /// numbered: a group's join by its group (the first group of each key, which is the one its
 /// placeholders name), any other marked object after the groups.
@@ -147,12 +132,10 @@ struct Hoist<'k> {
     direct_names: FastMap<usize, DefinitionName>,
     /// The definitions written, with their numbers.
     defs: Vec<(usize, String, Value)>,
-    taken: FastSet<String>,
-    container: &'static str,
+    /// The numbering of the definitions, gone on with from the projection's.
+    numbering: Numbering,
     /// Group → the `$ref` its first hoisted object took.
     group_names: FastMap<usize, String>,
-    /// Where the search for an unused definition name starts.
-    next_name: usize,
 }
 
 impl Hoist<'_> {
@@ -290,16 +273,9 @@ impl Hoist<'_> {
                 reference
             }
             None => {
-                // The lowest unused number: names are only ever taken, so the search goes on
-                // from the last one found.
-                let (n, name) = (self.next_name..)
-                    .map(|n| (n, hoist_name(n)))
-                    .find(|(_, name)| !self.taken.contains(name))
-                    .expect("an unused name");
-                self.next_name = n + 1;
-                self.taken.insert(name.clone());
-                let defined = DefinitionName::new(n, name, self.container);
-                self.defs.push((n, defined.name, Value::Object(body)));
+                let defined = self.numbering.fresh();
+                self.defs
+                    .push((defined.n, defined.name, Value::Object(body)));
                 self.names.insert(id, defined.reference.clone());
                 self.defined.insert(id);
                 defined.reference

@@ -79,10 +79,8 @@ pub(super) struct Sharing {
     ///
     /// [`direct_names`]: Sharing::direct_names
     pub(super) direct_count: FastMap<usize, usize>,
-    /// The definition names the document uses (a name given at once skips them).
-    taken: FastSet<String>,
-    /// Where the search for an unused definition name starts.
-    next_name: usize,
+    /// The numbering of the hoisted joins' definitions, which the hoisting pass goes on with.
+    pub(super) numbering: Numbering,
 }
 
 #[derive(Default)]
@@ -188,8 +186,7 @@ impl Sharing {
         let mut sharing = Sharing {
             container: super::container_name(document),
             keys: digester,
-            taken: super::hoist::definition_names(document),
-            next_name: 1,
+            numbering: Numbering::new(definition_names(document), super::container_name(document)),
             ..Sharing::default()
         };
         for key in order {
@@ -218,13 +215,7 @@ impl Sharing {
         let at = match self.direct_at.get(&c) {
             Some(&at) => at,
             None => {
-                let (n, name) = (self.next_name..)
-                    .map(|n| (n, hoist_name(n)))
-                    .find(|(_, name)| !self.taken.contains(name))
-                    .expect("an unused name");
-                self.next_name = n + 1;
-                self.taken.insert(name.clone());
-                let defined = DefinitionName::new(n, name, self.container);
+                let defined = self.numbering.fresh();
                 self.direct_names.push((c, defined));
                 self.direct_at.insert(c, self.direct_names.len() - 1);
                 self.direct_names.len() - 1
@@ -260,23 +251,57 @@ impl Sharing {
     }
 }
 
-/// The name of a hoisted join's definition: `flatjoin_union_N`.
-pub(super) fn hoist_name(n: usize) -> String {
-    format!("flatjoin_union_{n}")
-}
-
-/// A hoisted join's definition: its number, its name ([`hoist_name`]) and the `$ref` to it.
+/// A hoisted join's definition: its number, its name (`flatjoin_union_N`) and the `$ref` to it.
 pub(super) struct DefinitionName {
     pub n: usize,
     pub name: String,
     pub reference: String,
 }
 
-impl DefinitionName {
-    pub(super) fn new(n: usize, name: String, container: &str) -> Self {
-        let reference = pointer::to_ref(&pointer::push(&pointer::push("", container), &name));
+/// The numbering of the hoisted joins' definitions (SPEC §6 decisions 73, 86): each takes the
+/// lowest `flatjoin_union_N` no definition uses. Names are only ever taken, so the search goes
+/// on from the last number found.
+#[derive(Default)]
+pub(super) struct Numbering {
+    taken: FastSet<String>,
+    next: usize,
+    container: &'static str,
+}
+
+impl Numbering {
+    fn new(taken: FastSet<String>, container: &'static str) -> Self {
+        Numbering {
+            taken,
+            next: 1,
+            container,
+        }
+    }
+
+    /// Marks `names` as used.
+    pub(super) fn taken(&mut self, names: impl IntoIterator<Item = String>) {
+        self.taken.extend(names);
+    }
+
+    /// The next definition.
+    pub(super) fn fresh(&mut self) -> DefinitionName {
+        let (n, name) = (self.next..)
+            .map(|n| (n, format!("flatjoin_union_{n}")))
+            .find(|(_, name)| !self.taken.contains(name))
+            .expect("an unused name");
+        self.next = n + 1;
+        self.taken.insert(name.clone());
+        let reference = pointer::to_ref(&pointer::push(&pointer::push("", self.container), &name));
         DefinitionName { n, name, reference }
     }
+}
+
+/// Every root definition name of `document`, in either container.
+pub(super) fn definition_names(document: &Value) -> FastSet<String> {
+    ["$defs", "definitions"]
+        .iter()
+        .filter_map(|c| document.get(c).and_then(Value::as_object))
+        .flat_map(|defs| defs.keys().cloned())
+        .collect()
 }
 
 /// Whether a union site at `site` may be shared for where it stands: not the root, not a

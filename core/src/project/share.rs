@@ -57,8 +57,11 @@ const OWN_PLACE: &[&str] = &[
 /// hoisted definition once its first site is joined.
 #[derive(Default)]
 pub(super) struct Sharing {
-    /// Each shared site's group, and whether the site stands where it is written ([`Standing`]).
-    group_of: FastMap<String, (usize, bool)>,
+    /// Each shared site's group, and whether the site stands where it is written ([`Standing`]),
+    /// in one word (`group × 2 + standing`): with a pair the map's entries grow by a quarter,
+    /// and with them its table, into the allocator's next size (+4 MB committed, +1.3 MB peak
+    /// resident on `defs-unions-triples-3000`).
+    group_of: FastMap<String, usize>,
     pub(super) groups: Vec<Group>,
     /// The root definitions container the shared joins go into.
     pub(super) container: &'static str,
@@ -201,7 +204,9 @@ impl Sharing {
                 ..Group::default()
             });
             for (site, i) in sites {
-                sharing.group_of.insert((*site).to_owned(), (g, stands(*i)));
+                sharing
+                    .group_of
+                    .insert((*site).to_owned(), g * 2 + usize::from(stands(*i)));
             }
         }
         (!sharing.groups.is_empty()).then_some(sharing)
@@ -419,7 +424,11 @@ impl Projector<'_> {
     /// The group of the union site at `ptr`, when it is shared, and whether the site stands
     /// where it is written ([`Standing`]).
     pub(super) fn shared_group(&self, ptr: &str) -> Option<(usize, bool)> {
-        self.sharing.as_ref()?.group_of.get(ptr).copied()
+        self.sharing
+            .as_ref()?
+            .group_of
+            .get(ptr)
+            .map(|v| (v / 2, v % 2 == 1))
     }
 
     /// Joins the shared union site at `ptr` (the group's first site reached) or takes the join

@@ -137,9 +137,9 @@ struct Marks {
 }
 
 impl Sharing {
-    /// Groups the sites that will be shared: union sites in scope, not frozen, whose union has a
-    /// branch behind `$ref`, written the same (annotations aside, branches in any order) at two
-    /// or more sites.
+    /// Groups the sites that will be shared: union sites in scope, with no frozen union at or
+    /// below them, whose union has a branch behind `$ref`, written the same (annotations aside,
+    /// branches in any order) at two or more sites.
     pub(super) fn plan(
         document: &Value,
         facts: &Facts,
@@ -156,8 +156,12 @@ impl Sharing {
         // Sites written alike (the same text key) have the same sharing key: it is made once.
         let written = (frozen.written.len() == facts.union_sites.len()).then_some(&frozen.written);
         let mut known: FastMap<u128, Option<u128>> = FastMap::default();
+        // A site with a frozen union below it is joined on its own: another site written the
+        // same may have none there (the freezing reached one copy through a reference), and its
+        // join would keep that union as it is for nothing.
+        let frozen_at = pointer::Enclosing::new(frozen.sites.iter().map(String::as_str));
         for (i, site) in facts.union_sites.iter().enumerate() {
-            if frozen.sites.contains(site.as_str()) || !shares_from(site) {
+            if frozen_at.any_at_or_under(site) || !shares_from(site) {
                 continue;
             }
             let text = written.and_then(|w| w[i]);

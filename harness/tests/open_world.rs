@@ -81,9 +81,35 @@ fn the_grammar_reaches_every_class_it_names() {
         Placement::Property,
         Placement::Items,
         Placement::Nullable,
+        Placement::Shared,
     ] {
         assert!(placements.contains(&p), "no case placed at {p:?}");
     }
+    // The union written twice is shared, its second site referring to the shared join where it
+    // stands (SPEC §6 decisions 73, 86): the oracles judge that path too.
+    let reference = |schema: &serde_json::Value, field: &str| {
+        schema
+            .pointer(&format!("/properties/{field}/$ref"))
+            .and_then(serde_json::Value::as_str)
+            .map(str::to_owned)
+    };
+    let shared = (0..CASES)
+        .map(open_world_case)
+        .filter(|case| case.placement == Placement::Shared)
+        .filter(|case| {
+            flatjoin::flatten(&case.schema, &flatjoin::Options::default()).is_ok_and(|flat| {
+                let payload = reference(&flat.schema, "payload");
+                payload
+                    .as_deref()
+                    .is_some_and(|r| r.contains("/flatjoin_union_"))
+                    && payload == reference(&flat.schema, "echo")
+            })
+        })
+        .count();
+    assert!(
+        shared >= 3,
+        "{shared} cases of {CASES} share a union written twice"
+    );
     // Draft-07, -06 and -04 documents use their drafts' words only; 2019-09 has no
     // `prefixItems`, draft-04 no `$id` and no boolean subschema under an applicator.
     for (t, d) in texts.iter().zip(&drafts) {

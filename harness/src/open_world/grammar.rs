@@ -478,6 +478,15 @@ const DRAFTS: [Draft; 10] = [
     Draft::Draft4,
 ];
 
+/// Whether `node` holds an `$id` anywhere (an embedded resource).
+fn holds_id(node: &Value) -> bool {
+    match node {
+        Value::Object(map) => map.contains_key("$id") || map.values().any(holds_id),
+        Value::Array(items) => items.iter().any(holds_id),
+        _ => false,
+    }
+}
+
 /// The strategy of whole documents.
 pub fn case() -> BoxedStrategy<OpenCase> {
     let inner = subschema();
@@ -491,6 +500,7 @@ pub fn case() -> BoxedStrategy<OpenCase> {
                 Placement::Property,
                 Placement::Items,
                 Placement::Nullable,
+                Placement::Shared,
             ][..],
         ),
         (
@@ -517,6 +527,12 @@ pub fn case() -> BoxedStrategy<OpenCase> {
             defs.insert("anchored".into(), Value::Object(anchored));
             let mut union = union;
             hoist_branch_defs(&mut union, &mut defs);
+            // Written twice, an embedded resource would be two resources of one `$id`.
+            let placement = if placement == Placement::Shared && holds_id(&union) {
+                Placement::Property
+            } else {
+                placement
+            };
             let (mut doc, union_ptr) = match placement {
                 Placement::Root => (union, String::new()),
                 Placement::Property => (
@@ -530,6 +546,10 @@ pub fn case() -> BoxedStrategy<OpenCase> {
                 Placement::Nullable => (
                     json!({"type": "object", "properties": {"payload": {"anyOf": [union, {"type": "null"}]}}, "required": ["payload"]}),
                     "/properties/payload/anyOf/0".to_owned(),
+                ),
+                Placement::Shared => (
+                    json!({"type": "object", "properties": {"payload": union.clone(), "echo": union, "note": {"type": "string"}}, "required": ["payload"]}),
+                    "/properties/payload".to_owned(),
                 ),
             };
             if let Some(obj) = doc.as_object_mut() {

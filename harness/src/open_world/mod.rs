@@ -56,6 +56,11 @@ pub enum Placement {
     Items,
     /// `properties.payload` is `anyOf: [union, {type: null}]`.
     Nullable,
+    /// `properties.payload` and `properties.echo` are the same union, written twice (a model
+    /// with the same union in two fields, as Pydantic writes it: the join shares it, and the
+    /// second site, standing where it is written, refers to the shared join at once, SPEC §6
+    /// decisions 73 and 86); each value carries its object in both.
+    Shared,
 }
 
 /// One generated document: the original schema and what the generator knows about its union.

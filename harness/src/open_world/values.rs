@@ -270,6 +270,7 @@ impl Placed<'_> {
             Placement::Root => v,
             Placement::Property | Placement::Nullable => json!({"payload": v}),
             Placement::Items => json!({"list": [v]}),
+            Placement::Shared => json!({"payload": v.clone(), "echo": v}),
         }
     }
 }
@@ -370,7 +371,7 @@ fn objects(
 fn union_of(case: &OpenCase) -> Option<&Value> {
     let union_ptr = match case.placement {
         Placement::Root => "",
-        Placement::Property => "/properties/payload",
+        Placement::Property | Placement::Shared => "/properties/payload",
         Placement::Items => "/properties/list/items",
         Placement::Nullable => "/properties/payload/anyOf/0",
     };

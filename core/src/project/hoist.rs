@@ -36,12 +36,9 @@ impl Projector<'_> {
         // joins are defined at the first place the pass meets.
         let mut numbering = std::mem::take(&mut sharing.numbering);
         numbering.taken(definition_names(out));
-        let mut names = FastMap::default();
-        let mut direct_names = FastMap::default();
-        for (c, defined) in std::mem::take(&mut sharing.direct_names) {
-            names.insert(c, defined.reference.clone());
-            direct_names.insert(c, defined);
-        }
+        let names: FastMap<usize, DefinitionName> = std::mem::take(&mut sharing.direct_names)
+            .into_iter()
+            .collect();
         let mut hoist = Hoist {
             keys: &sharing.keys,
             bodies: sharing.groups.iter_mut().map(|g| g.body.take()).collect(),
@@ -49,7 +46,6 @@ impl Projector<'_> {
             counts: FastMap::default(),
             inner: FastMap::default(),
             names,
-            direct_names,
             defined: FastSet::default(),
             defs: Vec::new(),
             numbering,
@@ -123,13 +119,11 @@ struct Hoist<'k> {
     counts: FastMap<usize, usize>,
     /// Group → the identities inside its join and how often each stands there.
     inner: FastMap<usize, Vec<(usize, usize)>>,
-    /// Identity → the `$ref` of its definition.
-    names: FastMap<usize, String>,
+    /// Identity → its definition's number, name and `$ref`.
+    names: FastMap<usize, DefinitionName>,
     /// The identities whose definitions are written (a name given at the projection comes
     /// before its definition).
     defined: FastSet<usize>,
-    /// The definition of each identity named at the projection.
-    direct_names: FastMap<usize, DefinitionName>,
     /// The definitions written, with their numbers.
     defs: Vec<(usize, String, Value)>,
     /// The numbering of the definitions, gone on with from the projection's.
@@ -259,28 +253,18 @@ impl Hoist<'_> {
                 body.insert(k, v);
             }
         }
-        let reference = match self.names.get(&id) {
-            Some(reference) if defined => reference.clone(),
-            Some(reference) => {
-                let reference = reference.clone();
-                let (n, name) = self
-                    .direct_names
-                    .get(&id)
-                    .map(|d| (d.n, d.name.clone()))
-                    .unwrap_or_default();
-                self.defs.push((n, name, Value::Object(body)));
-                self.defined.insert(id);
-                reference
-            }
-            None => {
-                let defined = self.numbering.fresh();
-                self.defs
-                    .push((defined.n, defined.name, Value::Object(body)));
-                self.names.insert(id, defined.reference.clone());
-                self.defined.insert(id);
-                defined.reference
-            }
-        };
+        // Numbered here the first time, unless the projection numbered it (SPEC §6 decision
+        // 86); defined the first time the pass meets it either way.
+        let named = self
+            .names
+            .entry(id)
+            .or_insert_with(|| self.numbering.fresh());
+        if !defined {
+            self.defs
+                .push((named.n, named.name.clone(), Value::Object(body)));
+            self.defined.insert(id);
+        }
+        let reference = named.reference.clone();
         if let Some(g) = group {
             self.group_names
                 .entry(g)

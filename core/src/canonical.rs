@@ -185,6 +185,13 @@ struct Digester<'a> {
 /// negligible probability, with seeds drawn per digester (one per projection).
 pub(crate) struct DataDigester(Digester<'static>);
 
+impl std::fmt::Debug for DataDigester {
+    /// The seeds are not shown: they are drawn per digester and say nothing about its digests.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("DataDigester")
+    }
+}
+
 impl Default for DataDigester {
     fn default() -> Self {
         DataDigester::new()

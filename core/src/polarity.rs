@@ -39,19 +39,15 @@ pub(crate) struct Frozen {
     /// Sites written alike, by group ([`Identifications::alike`]; empty when the caller passed
     /// its own identifications).
     pub alike: FastMap<String, usize>,
-    /// Each site's text key, in the order of the sites given ([`Identifications::written`];
-    /// empty when the caller passed its own identifications).
-    pub written: Vec<Option<u128>>,
 }
 
-/// Finds the frozen union sites of `document`. `union_sites` are the pointers of the sites in
-/// scope (from the well-formedness pass). The root is frozen only when a `$ref` reaches it
+/// Finds the frozen union sites of `document`. The sites in scope are the well-formedness pass's
+/// (`facts.union_sites`), or the root's alone (`root_only`). The root is frozen only when a `$ref` reaches it
 /// (`root_referenced`) from a frozen place: with the root the only site and no reference to it
 /// there is nothing to freeze. A site missing from the identifications stays as it is, so the
 /// members of its `oneOf` are frozen (under `Scope::Root` every nested site). `known` holds
 /// identifications already made (the owning path identifies every site first with
-/// [`identify_all`]); otherwise they are made here, with
-/// `ref_targets` (every local `$ref`'s target) for [`identify_all`].
+/// [`identify_all`]); otherwise they are made here by [`identify_all`].
 ///
 /// A union joined as a branch of another (SPEC §2.9, rule 1 on projected branches) is flattened
 /// whatever it would be on its own, so its members are not frozen by it; and a union one of
@@ -60,20 +56,23 @@ pub(crate) struct Frozen {
 pub(crate) fn frozen(
     document: &Value,
     facts: &Facts,
-    union_sites: &[String],
+    root_only: bool,
     root_referenced: bool,
     known: Option<&FastMap<String, Identified>>,
 ) -> Frozen {
-    let ref_targets = &facts.ref_targets;
     let mut out = Frozen::default();
-    if union_sites.iter().all(String::is_empty) && !root_referenced {
+    let sites = &facts.union_sites;
+    if (root_only || sites.iter().all(String::is_empty)) && !root_referenced {
         return out;
     }
     if known.is_none() {
-        let all = identify_all(document, union_sites, ref_targets);
+        let all = if root_only {
+            identify_all(document, facts, sites.iter().position(String::is_empty))
+        } else {
+            identify_all(document, facts, 0..sites.len())
+        };
         out.identified = all.identified;
         out.alike = all.alike;
-        out.written = all.written;
     }
     loop {
         let identified = known.unwrap_or(&out.identified);
@@ -120,11 +119,15 @@ fn flattened(identified: &FastMap<String, Identified>, ptr: &str) -> bool {
 /// differ only in their pointers and in whether a site is the root's target, which the key holds
 /// too — unless a reference leads into one of them (`ref_targets`: a pointer read there through
 /// a `$ref` would be the same for both sites, not moved), which is then identified on its own.
-pub(crate) fn identify_all<'s>(
+///
+/// `sites` are indexes into `facts.union_sites`; each site's key is the well-formedness pass's
+/// (`facts.site_keys`), so a site written like an earlier one is not looked up in the document.
+pub(crate) fn identify_all(
     document: &Value,
-    union_sites: impl IntoIterator<Item = &'s String>,
-    ref_targets: &FastSet<String>,
+    facts: &Facts,
+    sites: impl IntoIterator<Item = usize>,
 ) -> Identifications {
+    let ref_targets = &facts.ref_targets;
     let mut identified: FastMap<String, Identified> = FastMap::default();
     let mut first_of: FastMap<(u128, bool), &str> = FastMap::default();
     // The first site identified of each bag of members (SPEC §6 decision 81).
@@ -134,18 +137,13 @@ pub(crate) fn identify_all<'s>(
     let mut group_of_key: FastMap<(u128, bool), Option<usize>> = FastMap::default();
     // Each key's identification, shared by its later sites ([`Identified::Alike`]).
     let mut shared_of: FastMap<(u128, bool), identify::Alike> = FastMap::default();
-    let digester = DataDigester::new();
+    let digester = &facts.keys;
     let targets = pointer::Enclosing::new(ref_targets.iter().map(String::as_str));
     let referenced_into = |site: &str| targets.any_at_or_under(site);
     let mut cursor = pointer::Cursor::new(document);
-    let mut written = Vec::new();
-    for site in union_sites {
-        let Some(Value::Object(map)) = cursor.get(site) else {
-            written.push(None);
-            continue;
-        };
-        let text = identify::site_key(&digester, map);
-        written.push(text);
+    for i in sites {
+        let site = &facts.union_sites[i];
+        let text = facts.site_keys[i];
         let key = text.filter(|_| !referenced_into(site)).map(|text| {
             (
                 text,
@@ -157,9 +155,11 @@ pub(crate) fn identify_all<'s>(
             Identified::Union(union) => {
                 // Discriminated unions written alike may share their join too.
                 let next = group_of_key.len();
-                let g = *group_of_key
-                    .entry(*key)
-                    .or_insert_with(|| (!identify::reads_where_it_stands(map)).then_some(next));
+                let g = *group_of_key.entry(*key).or_insert_with(|| {
+                    let reads = matches!(cursor.get(site), Some(Value::Object(map))
+                        if identify::reads_where_it_stands(map));
+                    (!reads).then_some(next)
+                });
                 if let Some(g) = g {
                     alike.entry(first.to_owned()).or_insert(g);
                     alike.insert(site.clone(), g);
@@ -180,11 +180,14 @@ pub(crate) fn identify_all<'s>(
         let id = match copied {
             Some(id) => id,
             None => {
+                let Some(Value::Object(map)) = cursor.get(site) else {
+                    continue;
+                };
                 if let Some(key) = key {
                     first_of.insert(key, site);
                 }
                 let bags = Bags {
-                    digester: &digester,
+                    digester,
                     first_of: &mut first_of_bag,
                     identified: &identified,
                 };
@@ -196,11 +199,7 @@ pub(crate) fn identify_all<'s>(
     for ptr in register_joined(&mut identified) {
         alike.remove(&ptr);
     }
-    Identifications {
-        identified,
-        alike,
-        written,
-    }
+    Identifications { identified, alike }
 }
 
 /// A union site's pointer and node.
@@ -252,9 +251,6 @@ pub(crate) struct Identifications {
     /// same identification with their own pointers. A site whose identification an enclosing union's
     /// replaces ([`register_joined`]) is in no group.
     pub alike: FastMap<String, usize>,
-    /// Each site's [`identify::site_key`] (`None` where it has none), in the order the sites
-    /// were given: sites written alike are found once (the sharing plan reads it).
-    pub written: Vec<Option<u128>>,
 }
 
 /// Registers every union joined because an enclosing union is (SPEC §2.9) over its own
@@ -428,9 +424,15 @@ mod tests {
         crate::wellformed::check(doc).expect("well-formed")
     }
 
+    /// The frozen sites of `doc`, whose union sites are `sites` (in any order).
     fn sites_of(doc: &Value, sites: &[&str]) -> FastSet<String> {
-        let sites: Vec<String> = sites.iter().map(|s| (*s).to_owned()).collect();
-        frozen(doc, &facts_of(doc), &sites, false, None).sites
+        let facts = facts_of(doc);
+        let mut found: Vec<&str> = facts.union_sites.iter().map(String::as_str).collect();
+        let mut given = sites.to_vec();
+        found.sort_unstable();
+        given.sort_unstable();
+        assert_eq!(found, given, "the document's union sites");
+        frozen(doc, &facts, false, false, None).sites
     }
 
     #[test]
@@ -507,13 +509,7 @@ mod tests {
         // cannot become one object and stays, so what its members hold is frozen too.
         let mut held = doc.clone();
         held["properties"]["q"] = json!({"not": {"$ref": "#/$defs/Cat"}});
-        let frozen = frozen(
-            &held,
-            &facts_of(&held),
-            &sites.map(str::to_owned),
-            false,
-            None,
-        );
+        let frozen = frozen(&held, &facts_of(&held), false, false, None);
         assert!(frozen.sites.contains("/$defs/Cat"));
         assert!(matches!(
             frozen.identified.get("/properties/p"),
@@ -552,7 +548,7 @@ mod tests {
     fn assert_shared_reads_alone(doc: &Value) -> usize {
         let facts = crate::wellformed::check(doc).expect("well-formed");
         let all: FastMap<String, Identified> =
-            identify_all(doc, &facts.union_sites, &facts.ref_targets)
+            identify_all(doc, &facts, 0..facts.union_sites.len())
                 .identified
                 .into_iter()
                 .map(|(site, id)| {
@@ -618,7 +614,7 @@ mod tests {
             "s1": site.clone(), "s2": site.clone(), "s3": site}});
         assert_eq!(assert_shared_reads_alone(&doc), 3);
         let facts = crate::wellformed::check(&doc).expect("well-formed");
-        let mut all = identify_all(&doc, &facts.union_sites, &facts.ref_targets).identified;
+        let mut all = identify_all(&doc, &facts, 0..facts.union_sites.len()).identified;
         let s3 = all
             .remove("/properties/s3")
             .map(|id| id.at("/properties/s3"));
@@ -728,7 +724,7 @@ mod tests {
             ),
         ] {
             let facts = facts_of(&doc);
-            let all = identify_all(&doc, &facts.union_sites, &facts.ref_targets);
+            let all = identify_all(&doc, &facts, 0..facts.union_sites.len());
             assert!(may_freeze(&facts, &all.identified), "{doc}");
             let found = walk(&doc, &facts, &all.identified);
             assert!(found.contains(site), "{site} in {found:?}");
@@ -739,7 +735,7 @@ mod tests {
             let Ok(mut facts) = crate::wellformed::check(doc) else {
                 continue;
             };
-            let all = identify_all(doc, &facts.union_sites, &facts.ref_targets);
+            let all = identify_all(doc, &facts, 0..facts.union_sites.len());
             let found = walk(doc, &facts, &all.identified);
             if !facts.freezing_keyword {
                 // Walked from the `oneOf`s left as they are only: what the whole walk finds.

@@ -3,6 +3,7 @@
 
 use serde_json::{Map, Value};
 
+use crate::canonical::DataDigester;
 use crate::draft::Draft;
 use crate::error::{Error, ErrorKind};
 use crate::fasthash::FastSet;
@@ -34,6 +35,14 @@ pub(crate) struct Facts {
     pub freezing_keyword: bool,
     /// The indexes in `union_sites` of the sites that have a `oneOf`.
     pub one_of_sites: Vec<usize>,
+    /// Each union site's [`identify::site_key`] by `keys` (`None` where it has none), in the
+    /// order of `union_sites`: made where the walk stands on the site's node, so identification
+    /// and the sharing plan find the node only for a site not written like an earlier one.
+    ///
+    /// [`identify::site_key`]: crate::identify::site_key
+    pub site_keys: Vec<Option<u128>>,
+    /// The digester of `site_keys`, its seeds drawn once per document.
+    pub keys: DataDigester,
     /// The first `#/…` reference that does not resolve from the root (reported unless
     /// `uses_uri_resolution`).
     unresolved: Option<Error>,
@@ -125,6 +134,9 @@ fn walk<'d>(
             facts.one_of_sites.push(facts.union_sites.len());
         }
         facts.union_sites.push(trail.pointer());
+        facts
+            .site_keys
+            .push(crate::identify::site_key(&facts.keys, map));
     }
     let mut result = Ok(());
     let draft = facts.draft;

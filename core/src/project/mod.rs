@@ -131,9 +131,9 @@ fn project_document(schema: &Value, options: &Options, facts: Facts) -> Result<F
     // are frozen places.
     let root_referenced = facts.ref_targets.contains("");
     let mut frozen = match options.scope {
-        Scope::All => polarity::frozen(schema, &facts, &facts.union_sites, root_referenced, None),
+        Scope::All => polarity::frozen(schema, &facts, false, root_referenced, None),
         Scope::Root if root_referenced && facts.union_sites.iter().any(String::is_empty) => {
-            polarity::frozen(schema, &facts, &[String::new()], true, None)
+            polarity::frozen(schema, &facts, true, true, None)
         }
         Scope::Root => Frozen::default(),
     };

@@ -87,8 +87,10 @@ fn identify_sites(schema: &Value, facts: &Facts, options: &Options) -> Identific
     let in_scope = facts
         .union_sites
         .iter()
-        .filter(|site| options.scope == Scope::All || site.is_empty());
-    polarity::identify_all(schema, in_scope, &facts.ref_targets)
+        .enumerate()
+        .filter(|(_, site)| options.scope == Scope::All || site.is_empty())
+        .map(|(i, _)| i);
+    polarity::identify_all(schema, facts, in_scope)
 }
 
 /// What the projection reads of the document once it is given up: its `$schema` only (without
@@ -116,7 +118,7 @@ fn freeze_owned(
         return Frozen::default();
     }
     // Without `$ref` nothing reaches the root from a frozen place.
-    let frozen = polarity::frozen(schema, facts, &facts.union_sites, false, Some(sites));
+    let frozen = polarity::frozen(schema, facts, false, false, Some(sites));
     for site in &frozen.sites {
         if let Some(id @ (Identified::Union(_) | Identified::Alike(_))) = sites.get_mut(site) {
             *id = Identified::NotUnion(Some(SkipReason::Frozen));

@@ -154,7 +154,6 @@ impl Sharing {
         let mut order: Vec<u128> = Vec::new();
         let mut cursor = pointer::Cursor::new(document);
         // Sites written alike (the same text key) have the same sharing key: it is made once.
-        let written = (frozen.written.len() == facts.union_sites.len()).then_some(&frozen.written);
         let mut known: FastMap<u128, Option<u128>> = FastMap::default();
         // A site with a frozen union below it is joined on its own: another site written the
         // same may have none there (the freezing reached one copy through a reference), and its
@@ -164,7 +163,7 @@ impl Sharing {
             if frozen_at.any_at_or_under(site) || !shares_from(site) {
                 continue;
             }
-            let text = written.and_then(|w| w[i]);
+            let text = facts.site_keys[i];
             let key = match text.and_then(|t| known.get(&t).copied()) {
                 Some(key) => key,
                 None => {

@@ -1,12 +1,14 @@
 //! Well-formedness of the input, checked before projection, and the facts the projection needs
 //! (which pointers are `$ref` targets, whether `unevaluatedProperties` is used anywhere).
 
+use std::ops::Range;
+
 use serde_json::{Map, Value};
 
 use crate::canonical::DataDigester;
 use crate::draft::Draft;
 use crate::error::{Error, ErrorKind};
-use crate::fasthash::FastSet;
+use crate::fasthash::{FastMap, FastSet};
 use crate::keywords::{self, Slot, Trail};
 use crate::parse::check_depth;
 use crate::pointer;
@@ -81,8 +83,11 @@ pub(crate) fn check_bounded(document: &Value) -> Result<Facts, Error> {
         ..Facts::default()
     };
     let mut trail = Trail::from(String::new());
-    let mut resolved = FastSet::default();
-    walk(document, document, &mut trail, &mut facts, &mut resolved)?;
+    let mut seen = Seen {
+        skip_copies: true,
+        ..Seen::default()
+    };
+    walk(document, document, &mut trail, &mut facts, &mut seen)?;
     match facts.unresolved.take() {
         Some(e) if !facts.uses_uri_resolution => Err(e),
         unresolved => {
@@ -110,12 +115,47 @@ fn wrong_at(ptr: &str, keyword: &str, expected: &'static str) -> Error {
 /// error).
 /// `resolved` holds the local references already resolved (a document refers to a few
 /// definitions from many places: each is looked up once).
+/// What the walk remembers: the references already resolved, and the union sites walked by key
+/// ([`crate::identify::site_key`]) with the range of `facts.union_sites` their subtree added.
+#[derive(Default)]
+struct Seen<'d> {
+    resolved: FastSet<&'d str>,
+    sites: FastMap<u128, Range<usize>>,
+    /// Off only in tests, which compare the facts with and without the skip.
+    skip_copies: bool,
+    /// How many sites were taken as walked.
+    copies: usize,
+}
+
+/// Registers the union sites under a site written like an earlier one (the same key: the same
+/// subtree as written, the site's own annotations aside) without walking its subtree again: the
+/// earlier site's walk found every fault the subtree has (it came first in document order, and a
+/// fault ends the walk), resolved its references (against the same root, through the same
+/// pointers) and met its keywords; what the copy adds is its nested sites, under its own pointer
+/// with the earlier ones' keys. Returns whether the subtree was taken as walked.
+fn copied_site(facts: &mut Facts, seen: &Seen<'_>, key: Option<u128>, site: usize) -> bool {
+    let Some(nested) = key.and_then(|k| seen.sites.get(&k)).cloned() else {
+        return false;
+    };
+    let first = nested.start - 1;
+    for i in nested {
+        let suffix = &facts.union_sites[i][facts.union_sites[first].len()..];
+        let ptr = format!("{}{suffix}", facts.union_sites[site]);
+        if facts.one_of_sites.binary_search(&i).is_ok() {
+            facts.one_of_sites.push(facts.union_sites.len());
+        }
+        facts.union_sites.push(ptr);
+        facts.site_keys.push(facts.site_keys[i]);
+    }
+    true
+}
+
 fn walk<'d>(
     document: &'d Value,
     node: &'d Value,
     trail: &mut Trail<'d>,
     facts: &mut Facts,
-    resolved: &mut FastSet<&'d str>,
+    seen: &mut Seen<'d>,
 ) -> Result<(), Error> {
     let map = match node {
         Value::Bool(_) => return Ok(()),
@@ -127,16 +167,22 @@ fn walk<'d>(
     {
         facts.uses_uri_resolution = true;
     }
-    check_keywords(document, map, trail, facts, resolved)?;
+    check_keywords(document, map, trail, facts, &mut seen.resolved)?;
     let one_of = keywords::has(map, "oneOf");
+    let mut site = None;
     if one_of || keywords::has(map, "anyOf") {
         if one_of {
             facts.one_of_sites.push(facts.union_sites.len());
         }
+        let key = crate::identify::site_key(&facts.keys, map);
+        let at = facts.union_sites.len();
         facts.union_sites.push(trail.pointer());
-        facts
-            .site_keys
-            .push(crate::identify::site_key(&facts.keys, map));
+        facts.site_keys.push(key);
+        if seen.skip_copies && copied_site(facts, seen, key, at) {
+            seen.copies += 1;
+            return Ok(());
+        }
+        site = key.map(|k| (k, at));
     }
     let mut result = Ok(());
     let draft = facts.draft;
@@ -150,10 +196,15 @@ fn walk<'d>(
                 facts.freezing_keyword = true;
             }
             trail.push(place);
-            result = walk(document, child, trail, facts, resolved);
+            result = walk(document, child, trail, facts, seen);
             trail.pop();
         }
     });
+    if let Some((key, at)) = site {
+        seen.sites
+            .entry(key)
+            .or_insert(at + 1..facts.union_sites.len());
+    }
     result
 }
 
@@ -303,6 +354,105 @@ mod tests {
         assert_eq!(err.pointer, "/items/$ref");
         // Remote references are never fetched, and are not an error.
         assert!(check(&json!({"$ref": "https://example.com/x.json"})).is_ok());
+    }
+
+    /// The facts with and without [`copied_site`]'s skip, the site keys as the partition they
+    /// make (each digester draws its own seeds).
+    fn both_ways(doc: &Value) -> (String, String) {
+        let facts_of = |skip_copies: bool| {
+            let mut facts = Facts {
+                draft: Draft::of(doc),
+                ..Facts::default()
+            };
+            let mut seen = Seen {
+                skip_copies,
+                ..Seen::default()
+            };
+            let result = walk(
+                doc,
+                doc,
+                &mut Trail::from(String::new()),
+                &mut facts,
+                &mut seen,
+            );
+            let partition: Vec<Option<usize>> = facts
+                .site_keys
+                .iter()
+                .map(|k| {
+                    k.map(|k| {
+                        facts
+                            .site_keys
+                            .iter()
+                            .position(|x| *x == Some(k))
+                            .unwrap_or(0)
+                    })
+                })
+                .collect();
+            let mut targets: Vec<&String> = facts.ref_targets.iter().collect();
+            targets.sort();
+            format!(
+                "{result:?} {:?} {:?} {partition:?} {targets:?} {} {} {} {} {:?}",
+                facts.union_sites,
+                facts.one_of_sites,
+                facts.uses_unevaluated,
+                facts.uses_uri_resolution,
+                facts.ref_not_fragment,
+                facts.freezing_keyword,
+                facts.unresolved,
+            )
+        };
+        (facts_of(false), facts_of(true))
+    }
+
+    /// A site written like an earlier one is not walked again, and the facts are those of the
+    /// full walk: on repeated sites with nested sites (`oneOf` and `anyOf`), unresolved and
+    /// freezing keywords, faults after a copy, and on every corpus schema.
+    #[test]
+    fn sites_written_alike_are_walked_once_with_the_same_facts() {
+        let site = json!({"anyOf": [
+            {"oneOf": [{"$ref": "#/$defs/a"}, {"anyOf": [{"$ref": "#/$defs/b"}, {"type": "null"}]}]},
+            {"not": {"$ref": "#/$defs/missing"}}
+        ]});
+        let mut copies = Map::new();
+        for i in 0..4 {
+            let mut s = site.clone();
+            s["title"] = json!(format!("copy {i}"));
+            copies.insert(format!("p{i}"), s);
+        }
+        let doc = json!({
+            "$defs": {"a": {"type": "object"}, "b": {"items": {"oneOf": [{}, {}]}}},
+            "properties": copies,
+            "items": [site.clone(), {"properties": {"x~/": site}}],
+        });
+        let mut schemas = vec![doc.clone()];
+        let mut faulty = doc.clone();
+        faulty["items"][1]["properties"]["y"] = json!({"required": 3});
+        schemas.push(faulty);
+        let mut resolved = doc;
+        resolved["$defs"]["missing"] = json!(false);
+        schemas.push(resolved);
+        schemas.extend(crate::test_corpus::schemas());
+        let mut copied = Vec::new();
+        for schema in &schemas {
+            let (full, skipping) = both_ways(schema);
+            assert_eq!(full, skipping, "{schema}");
+            let mut facts = Facts::default();
+            let mut seen = Seen {
+                skip_copies: true,
+                ..Seen::default()
+            };
+            let _ = walk(
+                schema,
+                schema,
+                &mut Trail::from(String::new()),
+                &mut facts,
+                &mut seen,
+            );
+            copied.push(seen.copies);
+        }
+        // Five copies of the site in each constructed document (the fault comes after them).
+        assert_eq!(copied[..3], [5, 5, 5]);
+        assert!(copied.iter().sum::<usize>() >= 20, "{copied:?}");
     }
 
     #[test]

@@ -202,6 +202,13 @@ impl Diagnostics {
         }
     }
 
+    /// Makes room for `additional` more flattened sites at once (their bookkeeping set, keyed by
+    /// pointer, would otherwise grow and hash every pointer again several times).
+    pub(crate) fn reserve_flattened(&mut self, additional: usize) {
+        self.flattened.reserve(additional);
+        self.recorded.0.reserve(additional);
+    }
+
     /// Records a skipped site once.
     pub(crate) fn record_skipped(&mut self, site: SkippedSite) {
         if !self.recorded.1.contains(&site.pointer) {

@@ -128,11 +128,16 @@ pub(crate) fn identify_all(
     sites: impl IntoIterator<Item = usize>,
 ) -> Identifications {
     let ref_targets = &facts.ref_targets;
-    let mut identified: FastMap<String, Identified> = FastMap::default();
+    // Sized for every site at once: their tables, keyed by pointer, would otherwise grow (and
+    // hash every pointer again) a dozen times on a document of thousands of sites.
+    let count = facts.union_sites.len();
+    let mut identified: FastMap<String, Identified> =
+        FastMap::with_capacity_and_hasher(count, Default::default());
     let mut first_of: FastMap<(u128, bool), &str> = FastMap::default();
     // The first site identified of each bag of members (SPEC §6 decision 81).
     let mut first_of_bag: FastMap<(u128, bool), Site<'_>> = FastMap::default();
-    let mut alike: FastMap<String, usize> = FastMap::default();
+    let mut alike: FastMap<String, usize> =
+        FastMap::with_capacity_and_hasher(count, Default::default());
     // Each key's group; `None` for a union whose subtree reads where it stands.
     let mut group_of_key: FastMap<(u128, bool), Option<usize>> = FastMap::default();
     // Each key's identification, shared by its later sites ([`Identified::Alike`]).

@@ -135,6 +135,8 @@ pub(super) struct Rewritten {
 
 impl Rewritten {
     fn update(&mut self, sites: &[(String, &'static str)]) {
+        self.sites
+            .reserve(sites.len().saturating_sub(self.sites_seen));
         for (site, keyword) in sites.iter().skip(self.sites_seen) {
             match self.sites.get_mut(site.as_str()) {
                 Some(keywords) if !keywords.contains(keyword) => keywords.push(keyword),

@@ -195,6 +195,9 @@ impl Sharing {
             numbering: Numbering::new(definition_names(document), super::container_name(document)),
             ..Sharing::default()
         };
+        // Sized at once (the pointers are hashed again each time a table grows).
+        let shared: usize = by_key.values().map(Vec::len).filter(|&n| n >= 2).sum();
+        sharing.group_of.reserve(shared);
         for key in order {
             let sites = &by_key[&key];
             if sites.len() < 2 {
@@ -552,6 +555,9 @@ impl Projector<'_> {
         };
         // Cloned, not taken: the repair may still reach a shared site through a hoisted copy.
         let groups: Vec<Group> = sharing.groups.iter().map(Group::recorded).collect();
+        let later: usize = groups.iter().map(|g| g.later.len()).sum();
+        self.diagnostics.reserve_flattened(later);
+        self.sites.reserve(later);
         let mut sites_of = Vec::with_capacity(groups.len());
         for group in groups {
             let Some(first) = group.first else {

@@ -166,7 +166,9 @@ pub(crate) fn identify_all(
                     (!reads).then_some(next)
                 });
                 if let Some(g) = g {
-                    alike.entry(first.to_owned()).or_insert(g);
+                    if !alike.contains_key(first) {
+                        alike.insert(first.to_owned(), g);
+                    }
                     alike.insert(site.clone(), g);
                 }
                 // With nothing nested (nothing below registered, nothing to demote) the

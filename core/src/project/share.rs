@@ -111,23 +111,22 @@ pub(super) struct Group {
     direct: bool,
 }
 
-impl Group {
-    /// What [`Projector::record_shared_sites`] reads of the group (the body left out).
-    fn recorded(&self) -> Group {
-        Group {
-            first: self.first.clone(),
-            body: None,
-            key: 0,
-            canonical: self.canonical,
-            repaired_at: None,
-            marks: self.marks,
-            discriminator: self.discriminator.clone(),
-            branches: self.branches,
-            later: self.later.clone(),
-            direct: self.direct,
-        }
-    }
+/// What [`Projector::record_shared_sites`] reads of a group.
+struct Recorded {
+    first: Option<String>,
+    marks: Option<(Marks, Marks)>,
+    discriminator: Option<String>,
+    branches: usize,
+    later: Vec<(String, &'static str)>,
 }
+
+/// What a group's first site recorded below it: flattened and skipped sites, and flattened
+/// union places.
+type Below = (
+    Vec<FlattenedSite>,
+    Vec<SkippedSite>,
+    Vec<(String, &'static str)>,
+);
 
 #[derive(Clone, Copy)]
 struct Marks {
@@ -546,15 +545,47 @@ impl Projector<'_> {
         }
     }
 
+    /// What the first site at `first` recorded below it between `before` and `after`.
+    fn below(&self, first: &str, before: Marks, after: Marks) -> Below {
+        let inner = format!("{first}/");
+        let flattened = self.diagnostics.flattened[before.flattened..after.flattened]
+            .iter()
+            .filter(|s| s.pointer.starts_with(&inner))
+            .cloned()
+            .collect();
+        let skipped = self.diagnostics.skipped[before.skipped..after.skipped]
+            .iter()
+            .filter(|s| s.pointer.starts_with(&inner))
+            .cloned()
+            .collect();
+        let sites = self.sites[before.sites..after.sites]
+            .iter()
+            .filter(|(p, _)| p.starts_with(&inner))
+            .cloned()
+            .collect();
+        (flattened, skipped, sites)
+    }
+
     /// After the projection: records every later site as its group's first site was recorded
     /// (flattened, with what was flattened or left below it), so the diagnostics and the repair
     /// of references see each site. Returns the sites of each group, for [`hoist_shared`].
     pub(super) fn record_shared_sites(&mut self) -> Vec<Vec<String>> {
-        let Some(sharing) = &self.sharing else {
+        let Some(sharing) = &mut self.sharing else {
             return Vec::new();
         };
-        // Cloned, not taken: the repair may still reach a shared site through a hoisted copy.
-        let groups: Vec<Group> = sharing.groups.iter().map(Group::recorded).collect();
+        // Read, not taken: the repair may still reach a shared site through a hoisted copy. Only
+        // the later sites are taken (nothing reads them after this).
+        let groups: Vec<Recorded> = sharing
+            .groups
+            .iter_mut()
+            .map(|g| Recorded {
+                first: g.first.clone(),
+                marks: g.marks,
+                discriminator: g.discriminator.clone(),
+                branches: g.branches,
+                later: std::mem::take(&mut g.later),
+            })
+            .collect();
         let later: usize = groups.iter().map(|g| g.later.len()).sum();
         self.diagnostics.reserve_flattened(later);
         self.sites.reserve(later);
@@ -564,31 +595,15 @@ impl Projector<'_> {
                 sites_of.push(Vec::new());
                 continue;
             };
-            let mut sites = vec![first.clone()];
-            sites.extend(group.later.iter().map(|(p, _)| p.clone()));
-            sites_of.push(sites);
+            let mut sites = Vec::with_capacity(1 + group.later.len());
+            sites.push(first.clone());
             let Some((before, after)) = group.marks else {
+                sites.extend(group.later.into_iter().map(|(p, _)| p));
+                sites_of.push(sites);
                 continue;
             };
-            let inner = format!("{first}/");
-            let flattened: Vec<FlattenedSite> = self.diagnostics.flattened
-                [before.flattened..after.flattened]
-                .iter()
-                .filter(|s| s.pointer.starts_with(&inner))
-                .cloned()
-                .collect();
-            let skipped: Vec<SkippedSite> = self.diagnostics.skipped[before.skipped..after.skipped]
-                .iter()
-                .filter(|s| s.pointer.starts_with(&inner))
-                .cloned()
-                .collect();
-            let sites: Vec<(String, &'static str)> = self.sites[before.sites..after.sites]
-                .iter()
-                .filter(|(p, _)| p.starts_with(&inner))
-                .cloned()
-                .collect();
+            let (flattened, skipped, inner_sites) = self.below(&first, before, after);
             for (later, keyword) in group.later {
-                let rebase = |p: &str| pointer::under(&later, &p[first.len()..]);
                 self.diagnostics.record_flattened(FlattenedSite {
                     pointer: later.clone(),
                     discriminator: group.discriminator.clone(),
@@ -596,6 +611,7 @@ impl Projector<'_> {
                     shared: None,
                 });
                 self.sites.push((later.clone(), keyword));
+                let rebase = |p: &str| pointer::under(&later, &p[first.len()..]);
                 for s in &flattened {
                     self.diagnostics.record_flattened(FlattenedSite {
                         pointer: rebase(&s.pointer),
@@ -608,10 +624,12 @@ impl Projector<'_> {
                         reason: s.reason.clone(),
                     });
                 }
-                for (p, k) in &sites {
+                for (p, k) in &inner_sites {
                     self.sites.push((rebase(p), k));
                 }
+                sites.push(later);
             }
+            sites_of.push(sites);
         }
         sites_of
     }

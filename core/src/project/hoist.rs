@@ -80,7 +80,12 @@ impl Projector<'_> {
             entries.extend(defs.into_iter().map(|(_, name, body)| (name, body)));
         }
         // One pass over the diagnostics, not one per group: a site's definition by its pointer.
-        let mut definition_of: FastMap<&str, &String> = FastMap::default();
+        let named: usize = group_names
+            .keys()
+            .map(|g| sites_of.get(*g).map_or(0, Vec::len))
+            .sum();
+        let mut definition_of: FastMap<&str, &String> =
+            FastMap::with_capacity_and_hasher(named, Default::default());
         for (g, definition) in &group_names {
             for site in sites_of.get(*g).into_iter().flatten() {
                 definition_of.insert(site.as_str(), definition);

@@ -383,18 +383,18 @@ impl Projector<'_> {
                 Identified::NotUnion(None) => None,
             };
             if let Some(union) = union {
-                let here = ptr.clone();
-                if let Some((group, standing)) = self.shared_group(&here) {
-                    return self.flatten_shared(map, &here, union, (group, standing));
+                let here: &str = ptr;
+                if let Some((group, standing)) = self.shared_group(here) {
+                    return self.flatten_shared(map, here, union, (group, standing));
                 }
-                return match self.copied_join(map, &here) {
+                return match self.copied_join(map, here) {
                     Copied::Join(copy) => Ok(copy),
                     Copied::Keep(before) => {
-                        let join = self.flatten_union(map, &here, union.at(&here))?;
-                        self.keep_join(&here, before, &join);
+                        let join = self.flatten_union(map, here, union.at(here))?;
+                        self.keep_join(here, before, &join);
                         Ok(join)
                     }
-                    Copied::Alone => self.flatten_union(map, &here, union.at(&here)),
+                    Copied::Alone => self.flatten_union(map, here, union.at(here)),
                 };
             }
         }

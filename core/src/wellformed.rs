@@ -356,25 +356,31 @@ mod tests {
         assert!(check(&json!({"$ref": "https://example.com/x.json"})).is_ok());
     }
 
+    /// One walk of `doc` from its root, with or without [`copied_site`]'s skip.
+    fn walked(doc: &Value, skip_copies: bool) -> (Result<(), Error>, Facts, usize) {
+        let mut facts = Facts {
+            draft: Draft::of(doc),
+            ..Facts::default()
+        };
+        let mut seen = Seen {
+            skip_copies,
+            ..Seen::default()
+        };
+        let result = walk(
+            doc,
+            doc,
+            &mut Trail::from(String::new()),
+            &mut facts,
+            &mut seen,
+        );
+        (result, facts, seen.copies)
+    }
+
     /// The facts with and without [`copied_site`]'s skip, the site keys as the partition they
     /// make (each digester draws its own seeds).
     fn both_ways(doc: &Value) -> (String, String) {
         let facts_of = |skip_copies: bool| {
-            let mut facts = Facts {
-                draft: Draft::of(doc),
-                ..Facts::default()
-            };
-            let mut seen = Seen {
-                skip_copies,
-                ..Seen::default()
-            };
-            let result = walk(
-                doc,
-                doc,
-                &mut Trail::from(String::new()),
-                &mut facts,
-                &mut seen,
-            );
+            let (result, facts, _) = walked(doc, skip_copies);
             let partition: Vec<Option<usize>> = facts
                 .site_keys
                 .iter()
@@ -436,19 +442,7 @@ mod tests {
         for schema in &schemas {
             let (full, skipping) = both_ways(schema);
             assert_eq!(full, skipping, "{schema}");
-            let mut facts = Facts::default();
-            let mut seen = Seen {
-                skip_copies: true,
-                ..Seen::default()
-            };
-            let _ = walk(
-                schema,
-                schema,
-                &mut Trail::from(String::new()),
-                &mut facts,
-                &mut seen,
-            );
-            copied.push(seen.copies);
+            copied.push(walked(schema, true).2);
         }
         // Five copies of the site in each constructed document (the fault comes after them).
         assert_eq!(copied[..3], [5, 5, 5]);

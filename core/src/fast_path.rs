@@ -13,6 +13,9 @@ pub(crate) enum FastPath {
     /// A later site of a shared group that stands where it is written is written as its
     /// reference at once, not as a placeholder the hoisting pass rewrites (`project::share`).
     DirectShare = 4,
+    /// The hoisting pass does not walk a shared join with no placeholder and no marked object
+    /// inside it for its rewrite (`project::hoist`).
+    HoistSkip = 8,
 }
 
 #[cfg(test)]

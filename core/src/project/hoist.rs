@@ -13,6 +13,7 @@ use super::share::{
     with_body,
 };
 use crate::canonical::DataDigester;
+use crate::fast_path::{self, FastPath};
 use crate::fasthash::{FastMap, FastSet};
 use crate::keywords;
 
@@ -194,7 +195,16 @@ impl Hoist<'_> {
             .get_mut(c)
             .and_then(Option::take)
             .unwrap_or_default();
-        keywords::subschemas_mut(&mut body, |_, child| self.rewrite(child));
+        // A join with no placeholder and no marked object inside (counted: [`Hoist::inner_of`])
+        // has nothing to rewrite: the walk would find only objects it leaves as they are.
+        let nothing_inside = self.inner.get(&c).is_some_and(Vec::is_empty);
+        if nothing_inside && fast_path::taken(FastPath::HoistSkip) {
+            #[cfg(test)]
+            super::share::tests::BODIES_NOT_WALKED
+                .set(super::share::tests::BODIES_NOT_WALKED.get() + 1);
+        } else {
+            keywords::subschemas_mut(&mut body, |_, child| self.rewrite(child));
+        }
         body
     }
 

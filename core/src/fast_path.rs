@@ -16,6 +16,9 @@ pub(crate) enum FastPath {
     /// The hoisting pass does not walk a shared join with no placeholder and no marked object
     /// inside it for its rewrite (`project::hoist`).
     HoistSkip = 8,
+    /// A union's branch that is only memoized projections is folded once per projection and
+    /// its facts shared by every union that reaches it (`project::assemble`).
+    FoldOnce = 16,
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@
 //! their order.
 
 use std::borrow::Cow;
+use std::rc::Rc;
 
 use serde_json::{Map, Value};
 
@@ -11,6 +12,7 @@ use super::{Projected, Projector};
 use crate::OpenBranches;
 use crate::diagnostics::FlattenedSite;
 use crate::draft::Draft;
+use crate::fast_path::{self, FastPath};
 use crate::fasthash::{FastMap, FastSet};
 use crate::identify::{self, Part, PartView, Union};
 use crate::join::{self, Definition, UnionContext};
@@ -44,7 +46,8 @@ impl Projector<'_> {
         let d = union.discriminator.as_deref();
         let permissive = self.options.open_branches == OpenBranches::Permissive;
         let draft = Draft::of(self.document);
-        let branches = fold_branches(&union, &projected, &siblings, draft, permissive);
+        let folded = &mut self.folded;
+        let branches = fold_branches(&union, &projected, &siblings, (draft, permissive), folded);
         let sharing = self.sharing.as_ref();
         let bodies = move |c: usize| sharing?.groups.get(c)?.body.as_ref();
         let ctx = UnionContext {
@@ -119,7 +122,7 @@ impl Projector<'_> {
     }
 
     /// Whether the flat object is closed (SPEC §2.5): every branch is.
-    fn all_closed(&self, branches: &[BranchFacts]) -> bool {
+    fn all_closed(&self, branches: &[Rc<BranchFacts>]) -> bool {
         let all_closed = branches.iter().all(|f| f.closed);
         #[cfg(feature = "fault-injection")]
         let all_closed =
@@ -140,7 +143,7 @@ impl Projector<'_> {
 }
 
 /// What the join needs of one folded branch, owned.
-struct BranchFacts {
+pub(super) struct BranchFacts {
     /// Property names in order, with the parts that define each.
     properties: Vec<(String, Vec<usize>)>,
     /// Required names in order (the flat `required` keeps this order)…
@@ -168,23 +171,75 @@ impl BranchFacts {
 
 /// Folds each projected branch (`identify::fold`), keeping only owned facts so the definitions
 /// can then be moved out of the projected parts instead of copied.
+///
+/// A branch whose parts are all memoized projections (a `$ref` target's, read where it stands),
+/// beside no sibling keywords, folds the same in every union that reaches it: its facts are
+/// folded once per projection and shared ([`Folded`]).
 fn fold_branches(
     union: &Union,
     projected: &[Vec<Option<Projected>>],
     siblings: &Map<String, Value>,
-    draft: Draft,
-    permissive: bool,
-) -> Vec<BranchFacts> {
+    (draft, permissive): (Draft, bool),
+    folded: &mut Folded,
+) -> Vec<Rc<BranchFacts>> {
     let empty = Map::new();
     union
         .branches
         .iter()
         .zip(projected)
         .map(|(branch, values)| {
+            let key = fast_path::taken(FastPath::FoldOnce)
+                .then(|| shared_parts(&branch.parts, values, siblings))
+                .flatten();
+            if let Some((key, _)) = &key
+                && let Some((_, facts)) = folded.get(key)
+            {
+                #[cfg(test)]
+                tests::FOLDED_ONCE.set(tests::FOLDED_ONCE.get() + 1);
+                return Rc::clone(facts);
+            }
             let views = part_views(&branch.parts, values, siblings, &empty);
-            branch_facts(&views, draft, permissive)
+            let facts = Rc::new(branch_facts(&views, draft, permissive));
+            if let Some((key, parts)) = key {
+                folded.insert(key, (parts, Rc::clone(&facts)));
+            }
+            facts
         })
         .collect()
+}
+
+/// Branch facts folded once per projection, by the branch's parts ([`shared_parts`]); the
+/// parts are held so that no address in a key is reused while the table stands.
+pub(super) type Folded = FastMap<Vec<usize>, (Vec<Rc<Value>>, Rc<BranchFacts>)>;
+
+/// The key of a branch whose every part is a memoized projection, a member that is only a
+/// `$ref`, or the union node's siblings when it has none: per part, the projection's address
+/// (1 for a `$ref`, 0 for the siblings); with the projections.
+fn shared_parts(
+    parts: &[Part],
+    values: &[Option<Projected>],
+    siblings: &Map<String, Value>,
+) -> Option<(Vec<usize>, Vec<Rc<Value>>)> {
+    let mut key = Vec::with_capacity(parts.len());
+    let mut held = Vec::with_capacity(parts.len());
+    for (part, value) in parts.iter().zip(values) {
+        match (part, value) {
+            (Part::Siblings, _) if siblings.is_empty() => key.push(0),
+            // A member that is only its `$ref` (2019-09 on it is a part beside its target)
+            // folds to nothing.
+            (Part::Node(_), Some(Projected::Owned(Value::Object(m))))
+                if m.len() == 1 && keywords::has(m, "$ref") =>
+            {
+                key.push(1);
+            }
+            (Part::Node(_), Some(Projected::Shared(v))) => {
+                key.push(Rc::as_ptr(v) as usize);
+                held.push(Rc::clone(v));
+            }
+            _ => return None,
+        }
+    }
+    Some((key, held))
 }
 
 /// A branch's parts as maps: the union node's siblings, each projected object part, and a `false`
@@ -253,7 +308,7 @@ fn branch_facts(views: &[PartView<'_>], draft: Draft, permissive: bool) -> Branc
 /// (`maxProperties`, when fewer than the flat object declares). serde's externally tagged enum
 /// (one required key per variant, closed) gets exactly one key.
 fn property_counts(
-    branches: &[BranchFacts],
+    branches: &[Rc<BranchFacts>],
     closed: bool,
     flat_required: usize,
     declared: usize,
@@ -284,7 +339,7 @@ struct Required<'b> {
     order: Vec<&'b str>,
 }
 
-fn count_required(branches: &[BranchFacts]) -> Required<'_> {
+fn count_required(branches: &[Rc<BranchFacts>]) -> Required<'_> {
     let mut required = Required {
         count: FastMap::default(),
         order: Vec::new(),
@@ -314,7 +369,7 @@ struct Index<'n, 'p> {
 /// reading it where it stands in a shared one (a sibling's is copied: the siblings are shared by
 /// every branch).
 fn index_definitions<'n, 'p>(
-    branches: &'n [BranchFacts],
+    branches: &'n [Rc<BranchFacts>],
     projected: &'p mut [Vec<Option<Projected>>],
     siblings: &Map<String, Value>,
     d: Option<&'n str>,
@@ -358,7 +413,7 @@ fn index_definitions<'n, 'p>(
 /// reading (§2.8).
 fn join_properties(
     ctx: &UnionContext<'_>,
-    branches: &[BranchFacts],
+    branches: &[Rc<BranchFacts>],
     index: Index<'_, '_>,
     required: &Required<'_>,
     permissive: bool,
@@ -392,7 +447,7 @@ fn join_properties(
 /// What each open branch that does not declare `name` accepts under it (permissive reading),
 /// stopping at the first that accepts anything (`{}`: nothing after it can loosen more).
 fn undeclared_in_open(
-    branches: &[BranchFacts],
+    branches: &[Rc<BranchFacts>],
     open: &[usize],
     definitions: &[Definition],
     name: &str,
@@ -556,5 +611,43 @@ fn undeclared(parts: &[CatchAll], name: &str) -> Value {
             m.insert("allOf".into(), Value::Array(constraints));
             Value::Object(m)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::Cell;
+
+    use serde_json::Value;
+
+    use crate::fast_path::{self, FastPath};
+
+    thread_local! {
+        /// Branches whose facts an earlier union folded, on this thread.
+        pub(super) static FOLDED_ONCE: Cell<usize> = const { Cell::new(0) };
+    }
+
+    /// A branch folded once and shared by every union that reaches it gives the presentations
+    /// and diagnostics of folding it in each union: on every schema of the
+    /// JSON-Schema-Test-Suite, the corpus dialects and regressions, and the documents of shared
+    /// sites (the same members in other orders, in draft-07 and 2020-12, beside annotations).
+    #[test]
+    fn branches_folded_once_fold_as_in_each_union() {
+        let present = |doc: &Value| {
+            crate::flatten(doc, &crate::Options::default())
+                .map(|f| (f.schema.to_string(), f.diagnostics.to_json().to_string()))
+                .map_err(|e| e.to_string())
+        };
+        let mut shared = 0;
+        for doc in &super::super::share::tests::documents() {
+            let before = FOLDED_ONCE.get();
+            let once = present(doc);
+            shared += FOLDED_ONCE.get() - before;
+            let each = fast_path::without(FastPath::FoldOnce, || present(doc));
+            // As text: `Value`'s equality does not see the order of an object's keys.
+            assert_eq!(once, each, "{doc}");
+        }
+        eprintln!("{shared} branches folded by an earlier union");
+        assert!(shared >= 12, "{shared} branches folded by an earlier union");
     }
 }

@@ -153,9 +153,13 @@ fn project_document(schema: &Value, options: &Options, facts: Facts) -> Result<F
         sites: Vec::new(),
         sharing,
         copies,
+        folded: Default::default(),
     };
     let mut ptr = String::new();
     let mut out = projector.project(schema, &mut ptr)?;
+    // The folded branches hold memoized projections: let go, so that a projection the memo
+    // gives up moves instead of being copied ([`Projector::place_deferred`]).
+    projector.folded = assemble::Folded::default();
     // Every flattened site recorded first: the deferred definitions move only where no
     // reference crosses one.
     let shared_sites = projector.record_shared_sites();
@@ -224,6 +228,8 @@ struct Projector<'a> {
     sharing: Option<share::Sharing>,
     /// Union sites written alike, joined once and copied (SPEC §6 decision 80).
     copies: Copies,
+    /// Branches folded once for every union that reaches them (`assemble`).
+    folded: assemble::Folded,
 }
 
 impl Projector<'_> {

@@ -72,6 +72,7 @@ pub(crate) fn run_owned_checked(
         sites: Vec::new(),
         sharing: None,
         copies,
+        folded: Default::default(),
     };
     let mut ptr = String::new();
     let out = projector.project_owned(schema, &mut ptr, &mut sites)?;

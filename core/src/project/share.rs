@@ -833,7 +833,7 @@ pub(super) mod tests {
         }
     }
 
-    fn documents() -> Vec<Value> {
+    pub(in crate::project) fn documents() -> Vec<Value> {
         let mut docs = crate::test_corpus::schemas();
         let regressions =
             std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/regressions");
@@ -931,6 +931,18 @@ pub(super) mod tests {
                 "B": model("b", "y"), "C": model("c", "z")},
             "type": "object", "properties": {"s0": union(&["A", "D"]), "s1": union(&["A", "D"]),
             "s2": {"type": "array", "items": union(&["D", "A"])}}}));
+        // Distinct unions over the same definitions (each branch folds alike in every union
+        // that reaches it), a member with a description beside its `$ref`, and a union with
+        // sibling keywords beside its members.
+        let mut described = union(&["A", "B"]);
+        described["oneOf"][1]["description"] = json!("The b one");
+        let mut with_siblings = union(&["B", "C"]);
+        with_siblings["properties"] = json!({"n": {"type": "number"}, "w": {"type": "string"}});
+        with_siblings["required"] = json!(["n"]);
+        docs.push(json!({"$defs": defs, "type": "object", "properties": {
+            "ab": union(&["A", "B"]), "ac": union(&["A", "C"]), "bc": union(&["B", "C"]),
+            "abc": union(&["A", "B", "C"]), "ca": union(&["C", "A"]), "d": described,
+            "s": with_siblings, "l": {"type": "array", "items": union(&["C", "B", "A"])}}}));
         // A definition named like a hoisted join already: the numbers skip it.
         docs.push(json!({"$defs": {"flatjoin_union_1": {"type": "string"},
                 "A": model("a", "x"), "B": model("b", "y")},

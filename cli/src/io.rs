@@ -37,3 +37,174 @@ pub fn read_bytes(path: Option<&Path>) -> Result<Vec<u8>, String> {
     }
     Ok(bytes)
 }
+
+/// A comma, a newline and indentation at once: two spaces a level, for up to [`INDENT_LEVELS`]
+/// levels (deeper levels write the rest two spaces at a time). Without its comma, what ends an
+/// array or object and starts its first item.
+const INDENT: &[u8; 2 + 2 * INDENT_LEVELS] = &{
+    let mut line = [b' '; 2 + 2 * INDENT_LEVELS];
+    line[0] = b',';
+    line[1] = b'\n';
+    line
+};
+const INDENT_LEVELS: usize = 64;
+
+/// `serde_json`'s [`PrettyFormatter`](serde_json::ser::PrettyFormatter) with two-space indents,
+/// byte for byte, writing each newline and its indentation in one write instead of one write a
+/// level (a presentation is mostly short lines several levels deep).
+#[derive(Default)]
+pub struct Pretty {
+    level: usize,
+    has_value: bool,
+}
+
+impl Pretty {
+    /// A newline and this level's indentation, after a comma unless `first`.
+    fn newline<W: ?Sized + std::io::Write>(&self, w: &mut W, first: bool) -> std::io::Result<()> {
+        let levels = self.level.min(INDENT_LEVELS);
+        w.write_all(&INDENT[usize::from(first)..2 + 2 * levels])?;
+        for _ in levels..self.level {
+            w.write_all(b"  ")?;
+        }
+        Ok(())
+    }
+}
+
+impl serde_json::ser::Formatter for Pretty {
+    fn begin_array<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.level += 1;
+        self.has_value = false;
+        w.write_all(b"[")
+    }
+
+    fn end_array<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.level -= 1;
+        if self.has_value {
+            self.newline(w, true)?;
+        }
+        w.write_all(b"]")
+    }
+
+    fn begin_array_value<W: ?Sized + std::io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        self.newline(w, first)
+    }
+
+    fn end_array_value<W: ?Sized + std::io::Write>(&mut self, _: &mut W) -> std::io::Result<()> {
+        self.has_value = true;
+        Ok(())
+    }
+
+    fn begin_object<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.level += 1;
+        self.has_value = false;
+        w.write_all(b"{")
+    }
+
+    fn end_object<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.level -= 1;
+        if self.has_value {
+            self.newline(w, true)?;
+        }
+        w.write_all(b"}")
+    }
+
+    fn begin_object_key<W: ?Sized + std::io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        self.newline(w, first)
+    }
+
+    fn begin_object_value<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        w.write_all(b": ")
+    }
+
+    fn end_object_value<W: ?Sized + std::io::Write>(&mut self, _: &mut W) -> std::io::Result<()> {
+        self.has_value = true;
+        Ok(())
+    }
+}
+
+/// Pretty-prints `value` into `w` exactly as [`serde_json::to_writer_pretty`] does, with
+/// [`Pretty`].
+pub fn write_pretty<W: std::io::Write>(w: W, value: &Value) -> serde_json::Result<()> {
+    use serde::Serialize;
+    value.serialize(&mut serde_json::Serializer::with_formatter(
+        w,
+        Pretty::default(),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pretty(value: &Value) -> String {
+        let mut out = Vec::new();
+        write_pretty(&mut out, value).expect("a Vec takes every write");
+        String::from_utf8(out).expect("serde_json writes UTF-8")
+    }
+
+    /// Every JSON file under `corpus/` (schemas, manifests, the JSON-Schema-Test-Suite's cases,
+    /// regressions), printed by [`write_pretty`] and by `serde_json::to_string_pretty`.
+    #[test]
+    fn prints_the_corpus_as_serde_json_does() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus");
+        let mut dirs = vec![root];
+        let mut files = 0;
+        while let Some(dir) = dirs.pop() {
+            for entry in std::fs::read_dir(&dir).expect("a corpus directory") {
+                let path = entry.expect("an entry").path();
+                if path.is_dir() {
+                    dirs.push(path);
+                } else if path.extension().is_some_and(|e| e == "json") {
+                    let value: Value =
+                        serde_json::from_slice(&std::fs::read(&path).expect("a corpus file"))
+                            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+                    let expected = serde_json::to_string_pretty(&value).expect("printable");
+                    assert!(
+                        pretty(&value) == expected,
+                        "{} prints otherwise",
+                        path.display()
+                    );
+                    files += 1;
+                }
+            }
+        }
+        assert!(files > 100, "only {files} corpus files found");
+    }
+
+    /// Empty and nested empty containers, scalars at the top, and nesting past the levels
+    /// written at once ([`INDENT_LEVELS`]).
+    #[test]
+    fn prints_edge_shapes_as_serde_json_does() {
+        let mut deep = serde_json::json!([{}, [], {"a": []}, [[]], "x"]);
+        for i in 0..(INDENT_LEVELS + 9) {
+            deep = if i % 2 == 0 {
+                serde_json::json!({ "k": deep, "e": {}, "n": [1, null, true] })
+            } else {
+                serde_json::json!([deep, [], 2.5])
+            };
+        }
+        let values = [
+            serde_json::json!(null),
+            serde_json::json!("a\"b\n"),
+            serde_json::json!([]),
+            serde_json::json!({}),
+            serde_json::json!([[], {}]),
+            serde_json::json!({"a": {}, "b": [], "c": [{}], "d": {"e": []}}),
+            deep,
+        ];
+        for value in &values {
+            assert_eq!(
+                pretty(value),
+                serde_json::to_string_pretty(value).expect("printable")
+            );
+        }
+    }
+}

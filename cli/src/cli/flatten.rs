@@ -97,7 +97,9 @@ pub struct ManifestArgs {
 }
 
 /// Pretty-prints `value` and a newline to standard output, streamed through one buffer (no
-/// whole-document string: a large presentation costs no more memory than its tree).
+/// whole-document string: a large presentation costs no more memory than its tree), byte for byte
+/// as `serde_json::to_writer_pretty` would, with each line's indentation written at once
+/// ([`flatjoin_cli::io::write_pretty`]).
 /// Prints the command's output, its last work: the value is left unfreed, since the process ends
 /// next and the system takes its memory back at once, where freeing a large presentation node by
 /// node costs a few per cent of the command (`reports/join-cost.md`).
@@ -106,7 +108,7 @@ fn print_json(value: Value) -> Result<(), CliError> {
     let value = std::mem::ManuallyDrop::new(value);
     let failed = |e: &dyn std::fmt::Display| format!("cannot print: {e}");
     let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
-    serde_json::to_writer_pretty(&mut out, &*value).map_err(|e| failed(&e))?;
+    flatjoin_cli::io::write_pretty(&mut out, &value).map_err(|e| failed(&e))?;
     out.write_all(b"\n").map_err(|e| failed(&e))?;
     out.flush().map_err(|e| failed(&e).into())
 }

@@ -45,8 +45,10 @@ pub struct CheckArgs {
     pub report: Option<Option<PathBuf>>,
     /// Worker threads (default: the available cores). The counts and the report's findings are
     /// the same for every value.
-    #[arg(long, value_name = "N", default_value_t = check::default_jobs())]
-    pub jobs: usize,
+    // Found when `check` runs, not as a clap default, which every command would compute when its
+    // arguments are read (the cores' cgroup quota is a few file reads at each start-up).
+    #[arg(long, value_name = "N")]
+    pub jobs: Option<usize>,
     /// Inject a named fault into the core (needs a build with `--features fault-injection`).
     #[arg(long, value_name = "NAME")]
     pub inject_fault: Option<String>,
@@ -150,7 +152,7 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, CliError> {
     let mut config = CheckConfig::new(command);
     config.cases = args.cases;
     config.seed = args.seed;
-    config.jobs = args.jobs.max(1);
+    config.jobs = args.jobs.unwrap_or_else(check::default_jobs).max(1);
     // The corpus: `--corpus DIR`, by default `corpus/` under the working directory (the
     // repository root); outside a checkout (the binary from npm or PyPI) the corpus the binary
     // carries, written out once (SPEC §6 decision 71).

@@ -68,21 +68,39 @@ impl Pretty {
         }
         Ok(())
     }
-}
 
-impl serde_json::ser::Formatter for Pretty {
-    fn begin_array<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+    /// An array or object opened one level deeper.
+    fn open<W: ?Sized + std::io::Write>(
+        &mut self,
+        w: &mut W,
+        bracket: &[u8],
+    ) -> std::io::Result<()> {
         self.level += 1;
         self.has_value = false;
-        w.write_all(b"[")
+        w.write_all(bracket)
     }
 
-    fn end_array<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+    /// An array or object closed, on a line of its own unless it is empty.
+    fn close<W: ?Sized + std::io::Write>(
+        &mut self,
+        w: &mut W,
+        bracket: &[u8],
+    ) -> std::io::Result<()> {
         self.level -= 1;
         if self.has_value {
             self.newline(w, true)?;
         }
-        w.write_all(b"]")
+        w.write_all(bracket)
+    }
+}
+
+impl serde_json::ser::Formatter for Pretty {
+    fn begin_array<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.open(w, b"[")
+    }
+
+    fn end_array<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.close(w, b"]")
     }
 
     fn begin_array_value<W: ?Sized + std::io::Write>(
@@ -99,17 +117,11 @@ impl serde_json::ser::Formatter for Pretty {
     }
 
     fn begin_object<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
-        self.level += 1;
-        self.has_value = false;
-        w.write_all(b"{")
+        self.open(w, b"{")
     }
 
     fn end_object<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
-        self.level -= 1;
-        if self.has_value {
-            self.newline(w, true)?;
-        }
-        w.write_all(b"}")
+        self.close(w, b"}")
     }
 
     fn begin_object_key<W: ?Sized + std::io::Write>(
@@ -155,28 +167,19 @@ mod tests {
     #[test]
     fn prints_the_corpus_as_serde_json_does() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus");
-        let mut dirs = vec![root];
-        let mut files = 0;
-        while let Some(dir) = dirs.pop() {
-            for entry in std::fs::read_dir(&dir).expect("a corpus directory") {
-                let path = entry.expect("an entry").path();
-                if path.is_dir() {
-                    dirs.push(path);
-                } else if path.extension().is_some_and(|e| e == "json") {
-                    let value: Value =
-                        serde_json::from_slice(&std::fs::read(&path).expect("a corpus file"))
-                            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-                    let expected = serde_json::to_string_pretty(&value).expect("printable");
-                    assert!(
-                        pretty(&value) == expected,
-                        "{} prints otherwise",
-                        path.display()
-                    );
-                    files += 1;
-                }
-            }
+        let files = flatjoin_harness::corpus::walk::json_files(&root, &[]);
+        assert!(files.len() > 100, "only {} corpus files found", files.len());
+        for path in &files {
+            let text = std::fs::read(path).expect("a corpus file");
+            let value: Value =
+                serde_json::from_slice(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            let expected = serde_json::to_string_pretty(&value).expect("printable");
+            assert!(
+                pretty(&value) == expected,
+                "{} prints otherwise",
+                path.display()
+            );
         }
-        assert!(files > 100, "only {files} corpus files found");
     }
 
     /// Empty and nested empty containers, scalars at the top, and nesting past the levels

@@ -150,7 +150,8 @@ fn fold_all_of_within(root: &Value, branch: &Value, depth: usize) -> Value {
 /// - any other `oneOf` keeps its members as written, and its narrowed members are added beside
 ///   it as an `anyOf` conjunct at the end of the node's `allOf` (narrowing one of two overlapping
 ///   members could make the `oneOf` accept a value both matched, which the original rejects;
-///   decision 64);
+///   decision 64), unless the narrowed members are the members as kept, references included
+///   (decision 87);
 /// - under `not`, `if` and a `contains` beside `maxContains`, where narrowing loosens, the
 ///   original text is kept, and what a `$ref` there reaches must keep its original meaning too:
 ///   the reference is pointed at a copy of the original (under the root's `$defs`/`definitions`,
@@ -163,7 +164,9 @@ fn fold_all_of_within(root: &Value, branch: &Value, depth: usize) -> Value {
 /// `allOf` (appended), or, where that would be ignored (a `$ref` before 2019-09, a boolean), is
 /// wrapped in one. Where the harness cannot tell what a `$ref` from a kept place reaches (a
 /// `$dynamicRef`, a relative URI without a base, a `$schema` below the root), the original is
-/// returned as it is: accepting it all is the only restriction known to be a subset then.
+/// returned as it is: accepting it all is the only restriction known to be a subset then. What a
+/// keyword the document's draft does not have holds is data: no reference in it is followed
+/// (decision 87).
 pub fn restrict_declared(schema: &Value) -> Value {
     [true, false]
         .into_iter()
@@ -215,9 +218,13 @@ impl<'a> Restriction<'a> {
             copy_at: (defs, name),
             relocation_failed: Cell::new(false),
         };
-        // The places where narrowing loosens: their text is kept.
+        // The places where narrowing loosens: their text is kept. Both walks go through the
+        // keywords of the document's draft only: what another draft's keyword holds is data
+        // here (draft-04's `then`), and a reference in it is never followed (SPEC §6
+        // decision 87).
+        let knows = |keyword: &str| draft.knows(keyword);
         let mut kept: Vec<&'a Value> = Vec::new();
-        keywords::walk_pruned(root, &mut |node| {
+        keywords::walk_keywords(root, &knows, &mut |node| {
             let Value::Object(map) = node else {
                 return true;
             };
@@ -242,7 +249,7 @@ impl<'a> Restriction<'a> {
         let mut visited: HashSet<*const Value> = HashSet::new();
         let mut unknown = false;
         while let Some(place) = kept.pop() {
-            keywords::walk_pruned(place, &mut |node| {
+            keywords::walk_keywords(place, &knows, &mut |node| {
                 if !visited.insert(node) {
                     return false;
                 }
@@ -447,7 +454,8 @@ impl<'a> Restriction<'a> {
     }
 
     /// The conjunct placed beside the overlapping `oneOf` of `node`: the `anyOf` of its members
-    /// narrowed, or `None` when that would change nothing, or when a member names a resource or
+    /// narrowed, or `None` when that would change nothing (the copies are the members as kept,
+    /// references included), or when a member names a resource or
     /// an anchor and the copies cannot be written without (the copies must not declare a name
     /// twice; they are written without names when `node` is in the root resource and the
     /// document has no dynamic reference).
@@ -468,7 +476,11 @@ impl<'a> Restriction<'a> {
         let failed_before = self.relocation_failed.replace(false);
         let copies = self.narrowed(node, members, false, relocate);
         let failed = self.relocation_failed.replace(failed_before);
-        (!failed && copies != *members).then(|| json!({ "anyOf": copies }))
+        // Compared with the members as the restricted document keeps them: their references
+        // may lead to the copy of the original where the copies' lead to restricted targets,
+        // and then the same text is not the same promise (SPEC §6 decision 87).
+        let kept: Vec<Value> = members.iter().map(|m| self.kept(m, relocated)).collect();
+        (!failed && copies != kept).then(|| json!({ "anyOf": copies }))
     }
 
     /// A reference inside a copy written beside an overlapping `oneOf` (in the root resource,
@@ -1258,6 +1270,33 @@ mod tests {
                     "definitions": {"anchored": {"type": "integer", "id": "#here"}}}),
                 vec![json!({"kind": "b1", "p0": {}})],
                 vec![json!({"kind": "b0", "z": {}})],
+            ),
+            (
+                // The members of an overlapping `oneOf` keep their text and refer to the copy of
+                // the original; the narrowed ones beside them refer to the restricted union, so
+                // they go beside the members even when their text is the members' own (SPEC §6
+                // decision 87; `corpus/regressions/declared-reading-overlapping-oneof-*.json`).
+                "overlapping members reaching a union by reference",
+                json!({"$schema": "https://json-schema.org/draft/2020-12/schema",
+                "$defs": {"u": {"anyOf": [open("a"), open("b")]}},
+                "oneOf": [
+                    {"type": "object", "properties": {"kind": {"const": "p"}, "v": {"$ref": "#/$defs/u"}}, "required": ["kind"], "additionalProperties": false},
+                    {"type": "object", "properties": {"kind": {"const": "q"}, "v": {"$ref": "#/$defs/u"}}, "additionalProperties": false}
+                ]}),
+                vec![json!({"kind": "p", "v": {"a": "x", "b": 1}})],
+                vec![json!({"kind": "p", "v": {"a": "x", "c": 1}})],
+            ),
+            (
+                // `then` is no keyword in draft-04: the reference in it is data, never followed
+                // (it resolves nowhere), so the restriction is still made (SPEC §6 decision 87).
+                "draft-04 then is data",
+                json!({"$schema": DRAFT04, "oneOf": [
+                    {"type": "object", "properties": {"kind": {"const": "a"}, "x": {"type": "string"}}, "required": ["kind"],
+                        "additionalProperties": false, "then": {"$ref": "#/definitions/nowhere"}},
+                    {"type": "object", "properties": {"kind": {"const": "b"}}, "required": ["kind"]}
+                ]}),
+                vec![json!({"kind": "a", "x": 1})],
+                vec![json!({"kind": "b", "z": 1})],
             ),
             (
                 // Anchors and an embedded resource: a kept place inside the resource cannot name

@@ -258,6 +258,10 @@ pub struct Outcomes {
     /// Why `flatten-accepts` was skipped (the judge cannot compile the input), in order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub unjudgeable: Vec<String>,
+    /// The skips of known failures (a corpus file marked `xfail` whose oracle still fails), each
+    /// `oracle: reason; it fails: failure` (cut at 160 characters), in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub known_failures: Vec<String>,
     /// Static soundness: `covers` answered yes.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub static_yes: usize,
@@ -315,6 +319,13 @@ impl Outcomes {
                     record.verdicts.push(why.code());
                     if *oracle == Oracle::FlattenAccepts {
                         record.unjudgeable.push(why.reason().to_owned());
+                    }
+                    if let Some(known) = why.reason().strip_prefix(crate::corpus::KNOWN_FAILURE) {
+                        record.known_failures.push(format!(
+                            "{}: {}",
+                            oracle.name(),
+                            crate::corpus::first_line(known)
+                        ));
                     }
                 }
                 Outcome::Failed(v) => {

@@ -138,3 +138,50 @@ fn a_failing_regression_names_the_oracle() {
         "{outcomes:?}"
     );
 }
+
+/// A run's report lists the known failures it met, with the file and the reason its `xfail` line
+/// gives, and says "None." without one.
+#[test]
+fn the_report_lists_the_known_failures() {
+    let report_of = |files: &[(&str, &str)]| {
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("known-{}", files.len()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("corpus folder");
+        for (name, text) in files {
+            std::fs::write(dir.join(name), text).expect("corpus file");
+        }
+        let mut config = flatjoin_harness::check::CheckConfig::new("known failures".to_owned());
+        config.cases = 0;
+        config.open_world_cases = Some(0);
+        config.corpus = Some(dir);
+        config.report = None;
+        config.counterexamples = None;
+        config.quiet = true;
+        config.progress_bar = false;
+        config.jobs = 1;
+        let result = flatjoin_harness::check::run(&config, &mut |_| {});
+        let report = flatjoin_harness::check::report_markdown(&result);
+        report
+            .split("\n## Known failures\n")
+            .nth(1)
+            .expect("a known failures section")
+            .split("\n## ")
+            .next()
+            .unwrap_or_default()
+            .to_owned()
+    };
+    let wrong = r#"{"description": "deliberately wrong", "xfail": "pinned bug",
+        "schema": {"oneOf": [
+            {"type": "object", "properties": {"k": {"const": "a"}}, "required": ["k"], "additionalProperties": false},
+            {"type": "object", "properties": {"k": {"const": "b"}}, "required": ["k"], "additionalProperties": false}]},
+        "tests": [{"data": {"k": "a"}, "original": true, "presentation": false}]}"#;
+    let plain = r#"{"description": "plain", "schema": {"type": "string"}, "tests": []}"#;
+    let listed = report_of(&[("pinned.json", wrong), ("plain.json", plain)]);
+    assert!(
+        listed.contains("pinned.json`, corpus-expectations: pinned bug"),
+        "the known failure is listed with its oracle and reason: {listed}"
+    );
+    assert!(!listed.contains("plain.json"), "{listed}");
+    let none = report_of(&[("plain.json", plain)]);
+    assert!(none.contains("None."), "{none}");
+}

@@ -23,6 +23,7 @@ pub fn report_markdown(result: &CheckResult) -> String {
     }
     disagreements(&mut md, result);
     unjudgeable(&mut md, &result.unjudgeable);
+    known_failures(&mut md, &result.known_failures);
     violations(&mut md, result);
     md
 }
@@ -256,12 +257,33 @@ fn disagreements(md: &mut String, result: &CheckResult) {
 
 /// `## Inputs the judge cannot compile`.
 fn unjudgeable(md: &mut String, unjudgeable: &[String]) {
-    md.push_str("\n## Inputs the judge cannot compile\n\nSkipped by every oracle (not the join's fault: the original is not a valid schema for its draft, or its meaning is undefined — two different resources under one URI, SPEC §6 decision 67):\n\n");
-    if unjudgeable.is_empty() {
+    listed(
+        md,
+        "Inputs the judge cannot compile",
+        "Skipped by every oracle (not the join's fault: the original is not a valid schema for its draft, or its meaning is undefined — two different resources under one URI, SPEC §6 decision 67):",
+        unjudgeable,
+    );
+}
+
+/// `## Known failures`: the corpus files marked `xfail` whose oracle still fails, with the
+/// reason the file gives (counted as skipped above; the replay fails once one passes).
+fn known_failures(md: &mut String, known: &[String]) {
+    listed(
+        md,
+        "Known failures",
+        "Corpus files marked `\"xfail\": \"why\"` (the corpus's one list of known failures), counted as skipped by the oracle that still fails on them; each fails the replay once it passes, and its marker must go:",
+        known,
+    );
+}
+
+/// A section `title` with its introduction, then one bullet per item (`None.` without one).
+fn listed(md: &mut String, title: &str, intro: &str, items: &[String]) {
+    md.push_str(&format!("\n## {title}\n\n{intro}\n\n"));
+    if items.is_empty() {
         md.push_str("None.\n");
     }
-    for u in unjudgeable {
-        md.push_str(&format!("- {u}\n"));
+    for item in items {
+        md.push_str(&format!("- {item}\n"));
     }
 }
 

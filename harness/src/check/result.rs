@@ -126,6 +126,9 @@ pub struct CheckResult {
     pub unattributed: Vec<Violation>,
     /// Inputs no oracle could judge (the judge cannot compile the original), with why.
     pub unjudgeable: Vec<String>,
+    /// The corpus's known failures met in this run (files marked `xfail`): `path (oracle):
+    /// reason and failure`.
+    pub known_failures: Vec<String>,
     /// The JSON-Schema-Test-Suite corpus (`<corpus>/json-schema-test-suite/`), per draft.
     pub suite: Vec<SuiteReport>,
     /// Per generator (`model`, `open-world`): cases run, time, and counts per oracle.
@@ -283,6 +286,7 @@ impl CheckResult {
         }
         self.unattributed.extend(later.unattributed);
         self.unjudgeable.extend(later.unjudgeable);
+        self.known_failures.extend(later.known_failures);
         self.suite.extend(later.suite);
         self.generators.extend(later.generators);
         self.open_world_failures.extend(later.open_world_failures);

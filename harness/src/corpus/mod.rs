@@ -107,6 +107,10 @@ fn is_case(v: &Value) -> bool {
     v.get("schema").is_some() && (v.get("tests").is_some() || v.get("description").is_some())
 }
 
+/// How the skip of a known failure's oracle begins (then the `xfail` reason, `; it fails: ` and
+/// the failure): the report lists these skips as the run's known failures.
+pub const KNOWN_FAILURE: &str = "known failure, xfail: ";
+
 /// The known failure a corpus document declares: its `"xfail"` reason (see the module
 /// documentation).
 fn known_failure(value: &Value) -> Option<&str> {
@@ -159,12 +163,21 @@ fn expect_failure(
             )),
         )];
     }
+    known_failure_skips(why, outcomes)
+}
+
+/// `outcomes` of a known failure (reason `why`): each failure a skip naming the reason, as
+/// both drivers count it (in process, and flatjoin or another flattener behind the protocol).
+pub(crate) fn known_failure_skips(
+    why: &str,
+    outcomes: Vec<(Oracle, Outcome)>,
+) -> Vec<(Oracle, Outcome)> {
     outcomes
         .into_iter()
         .map(|(oracle, outcome)| match outcome {
             Outcome::Failed(v) => (
                 oracle,
-                Outcome::Skipped(format!("known failure (xfail: {why}): {}", v.message).into()),
+                Outcome::Skipped(format!("{KNOWN_FAILURE}{why}; it fails: {}", v.message).into()),
             ),
             other => (oracle, other),
         })
@@ -395,7 +408,8 @@ pub fn regression_case(v: &Violation, found_by: &str) -> Value {
     Value::Object(case)
 }
 
-fn first_line(text: &str) -> String {
+/// The first line of `text`, cut at 160 characters (`…` where cut).
+pub(crate) fn first_line(text: &str) -> String {
     let line = text.lines().next().unwrap_or("");
     let mut short: String = line.chars().take(160).collect();
     if short.len() < line.len() {
@@ -423,6 +437,9 @@ pub struct Input {
     pub values: Vec<Value>,
     /// A case's `variants`: `(compare, schema)`, judged by [`compare_variant_with`].
     pub variants: Vec<(String, Value)>,
+    /// The file's `"xfail"` reason: a known failure of the core, whose failures count as skips
+    /// for every flattener (SPEC §6 decision 88).
+    pub known_failure: Option<String>,
 }
 
 /// The [`Input`]s of one corpus file (none for a fuzz regression or an unreadable file).
@@ -443,9 +460,10 @@ pub fn inputs(path: &Path) -> Vec<Input> {
                 .iter()
                 .map(|(compare, schema)| ((*compare).to_owned(), (*schema).clone()))
                 .collect(),
+            known_failure: None,
         })
     };
-    match &value {
+    let mut inputs = match &value {
         v if v.get("target").is_some() => Vec::new(),
         Value::Array(cases) if cases.iter().all(is_case) => cases
             .iter()
@@ -467,6 +485,7 @@ pub fn inputs(path: &Path) -> Vec<Input> {
                     options: None,
                     values: Vec::new(),
                     variants: Vec::new(),
+                    known_failure: None,
                 })
             })
             .collect(),
@@ -476,6 +495,13 @@ pub fn inputs(path: &Path) -> Vec<Input> {
             options: None,
             values: instances_for(path).0,
             variants: Vec::new(),
+            known_failure: None,
         }],
+    };
+    if let Some(why) = known_failure(&value) {
+        for input in &mut inputs {
+            input.known_failure = Some(why.to_owned());
+        }
     }
+    inputs
 }

@@ -455,6 +455,8 @@ struct Fixed {
     options: Options,
     values: Vec<Value>,
     variants: Vec<(String, Value)>,
+    /// The file's `"xfail"` reason: its failures count as skips, as in process.
+    known_failure: Option<String>,
 }
 
 /// The corpus inputs (every [`Input`] of every file, under each declared reading when it has no
@@ -469,6 +471,7 @@ fn corpus_inputs(dir: &Path, info: &ImplementationInfo) -> Vec<Fixed> {
             options,
             values,
             variants,
+            known_failure,
         } in corpus::inputs(&path)
         {
             let sets = match options {
@@ -484,6 +487,7 @@ fn corpus_inputs(dir: &Path, info: &ImplementationInfo) -> Vec<Fixed> {
                     options,
                     values: values.clone(),
                     variants: variants.clone(),
+                    known_failure: known_failure.clone(),
                 });
             }
         }
@@ -683,7 +687,7 @@ impl Run<'_> {
             inputs
                 .par_iter()
                 .map(|f| {
-                    judge(
+                    let outcomes = judge(
                         self.pool,
                         Job {
                             schema: &f.schema,
@@ -692,7 +696,11 @@ impl Run<'_> {
                             case: None,
                             variants: &f.variants,
                         },
-                    )
+                    );
+                    match &f.known_failure {
+                        Some(why) => corpus::known_failure_skips(why, outcomes),
+                        None => outcomes,
+                    }
                 })
                 .collect()
         });

@@ -115,10 +115,16 @@ pub fn fold(
         result.tally(&outcomes);
         corpus_counts.tally(&outcomes);
         result.corpus_files += 1;
+        for known in &item.outcomes.known_failures {
+            result
+                .known_failures
+                .push(format!("`{}`, {known}", item.path));
+        }
         for (name, outcome) in &outcomes {
             if let (&Oracle::FlattenAccepts, Outcome::Skipped(why)) = (name, outcome) {
                 result.unjudgeable.push(format!("{}: {why}", item.path));
             }
+
             if let Outcome::Failed(v) = outcome {
                 result.violations.push(((**v).clone(), None));
             }

@@ -137,9 +137,11 @@ impl Subject {
             ));
         }
         let canon = |v: &Value| {
-            jsonschema::canonical::options()
-                .should_validate_formats(true)
-                .canonicalize(v)
+            on_a_large_stack(|| {
+                jsonschema::canonical::options()
+                    .should_validate_formats(true)
+                    .canonicalize(v)
+            })
         };
         let mut measure = Measure::default();
         let Ok(presentation) = canon(&self.flattened.schema) else {
@@ -699,6 +701,38 @@ fn declared_member(original: &Value, restricted: &Value, keyword: &str, i: usize
         *narrowed = vec![member];
     }
     doc
+}
+
+/// The stack `jsonschema`'s canonical form is computed on: its parser recurses through every
+/// `$ref` it folds, finitely but past the 2 MiB of a worker thread and the 8 MiB of a main
+/// thread on some recursive schemas (`flatjoin check --seed 20261209`, open-world case 27515:
+/// a `then` referring to the root under `unevaluatedProperties`, which needed more than 8 and
+/// less than 64 MiB). Reserved, not committed: only the pages the recursion touches are used.
+const CANONICAL_STACK: usize = 512 << 20;
+
+/// `f` on a thread of its own with [`CANONICAL_STACK`] (the calling thread waits), so the static
+/// oracle's depth does not depend on which thread judges: a worker, the main thread shrinking a
+/// counterexample, or a test thread replaying the corpus. Without a thread it runs here.
+fn on_a_large_stack<R: Send>(f: impl FnOnce() -> R + Send) -> R {
+    let work = std::sync::Mutex::new(Some(f));
+    let take = || work.lock().ok().and_then(|mut w| w.take());
+    let spawned = std::thread::scope(|scope| {
+        let handle = std::thread::Builder::new()
+            .name("canonical".into())
+            .stack_size(CANONICAL_STACK)
+            .spawn_scoped(scope, || take().map(|f| f()))
+            .ok()?;
+        Some(
+            handle
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+        )
+    });
+    match spawned.flatten() {
+        Some(r) => r,
+        // No thread (the system refused one): the work was not taken, it runs here.
+        None => take().map(|f| f()).expect("the work runs once"),
+    }
 }
 
 #[cfg(test)]

@@ -26,13 +26,20 @@ pub(crate) struct KeyOptions<'a> {
     /// The projection's digests of those joins, so that a join read at many places is digested
     /// once; its seeds are the digest's.
     pub joins: Option<&'a JoinDigests>,
+    /// The document local `$ref`s resolve against (pointers from its root, SPEC §6 decisions
+    /// 15–16): a reference to a [closed](closed) target is digested as its target (SPEC §6
+    /// decision 88). `None`: a reference is read by its text.
+    pub document: Option<&'a Value>,
 }
 
-/// One projection's digests of its shared joins (SPEC §6 decision 73): a placeholder is digested
-/// as its join, and a union used at many sites puts its placeholder into many dedups, each of
-/// which would digest the whole join again. The seeds are drawn once per projection (random, as
-/// every digest's), so the sums kept here hold for each dedup of the projection; the projection's
-/// [`KeyOptions`] are the same in all of them. A join rewritten in place is [`forget`]-ten.
+/// One projection's digests of its shared joins (SPEC §6 decision 73) and of the closed targets
+/// its references reach (decision 88): a placeholder is digested as its join, and a union used
+/// at many sites puts its placeholder into many dedups, each of which would digest the whole
+/// join again; a reference into a closed target is digested as the target, and a model referred
+/// to from many properties would be walked and digested at every one. The seeds are drawn once
+/// per projection (random, as every digest's), so the digests kept here hold for each dedup of
+/// the projection; the projection's [`KeyOptions`] are the same in all of them. A join rewritten
+/// in place is [`forget`]-ten; the document the targets are read in is not rewritten.
 ///
 /// [`forget`]: JoinDigests::forget
 pub(crate) struct JoinDigests {
@@ -40,6 +47,9 @@ pub(crate) struct JoinDigests {
     /// By the join's group and whether its `type` is left out (the placeholder has its own):
     /// the sum of the join's keyword entries and their count.
     sums: RefCell<FastMap<(usize, bool), (u128, u64)>>,
+    /// By a reference's target (its address in the document): the target's digest when it is
+    /// [closed], `None` when it is not.
+    targets: RefCell<FastMap<usize, Option<u128>>>,
 }
 
 impl Default for JoinDigests {
@@ -47,6 +57,7 @@ impl Default for JoinDigests {
         JoinDigests {
             seeds: random_seeds(),
             sums: RefCell::default(),
+            targets: RefCell::default(),
         }
     }
 }
@@ -80,6 +91,7 @@ impl Default for KeyOptions<'_> {
             draft: Draft::Draft202012,
             shared: None,
             joins: None,
+            document: None,
         }
     }
 }
@@ -284,6 +296,41 @@ fn written(h: &mut Mix128, value: &Value) {
     }
 }
 
+/// Keywords that make a reference's target mean, or be written, other than its text read in
+/// place (SPEC §6 decision 88): a reference of its own (a chain, a cycle, a dynamic scope), a
+/// resource or anchor, a dialect of its own, a union the presentation flattens where the target
+/// stands, and the projection's own marks.
+const OPEN: &[&str] = &[
+    "$ref",
+    "$dynamicRef",
+    "$recursiveRef",
+    "$id",
+    "$anchor",
+    "$dynamicAnchor",
+    "$recursiveAnchor",
+    "$schema",
+    "anyOf",
+    "oneOf",
+    keywords::SHARE_MARK,
+    keywords::SHARE_PLACE,
+];
+
+/// Whether `schema` is *closed* (SPEC §6 decision 88): none of its subschemas, itself included,
+/// holds an [`OPEN`] keyword or the draft's base-URI keyword. A closed schema means the same
+/// wherever it is read, and the presentation writes it as it is written in the input.
+fn closed(schema: &Value, draft: Draft) -> bool {
+    let Value::Object(map) = schema else {
+        return true;
+    };
+    let id = draft.id_keyword();
+    if map.keys().any(|k| k == id || OPEN.contains(&k.as_str())) {
+        return false;
+    }
+    let mut all = true;
+    keywords::subschemas(map, |_, v| all = all && closed(v, draft));
+    all
+}
+
 /// The byte that starts each kind of schema-level digest, so that no two kinds share an encoding
 /// (data values start with their own: `n`, `t`, `f`, `#`, `s`, `a`, `o`).
 mod tag {
@@ -390,6 +437,9 @@ impl<'a> Digester<'a> {
         let Value::Object(map) = schema else {
             return self.data(schema);
         };
+        if let Some(digest) = self.seen_through(map) {
+            return digest;
+        }
         let (sum, count) = match self.shared_body(map) {
             Some((c, body)) => {
                 let (sum, count) = self.entries(map, |k| k == keywords::SHARE_PLACE);
@@ -435,6 +485,38 @@ impl<'a> Digester<'a> {
         let computed = self.entries(body, skip);
         joins.sums.borrow_mut().insert((c, own_type), computed);
         computed
+    }
+
+    /// The digest of the target a reference stands for, where it is read as its target (SPEC §6
+    /// decision 88): a local `$ref` whose siblings change nothing (annotations, or anything
+    /// where the draft ignores a reference's siblings), into a [closed] target. The target is
+    /// then the same schema as the reference, and written the same in the presentation. Kept
+    /// per target in the projection's [`JoinDigests`] when there are some.
+    fn seen_through(&self, map: &Map<String, Value>) -> Option<u128> {
+        let document = self.options.document?;
+        let Value::String(reference) = keywords::get(map, "$ref")? else {
+            return None;
+        };
+        let draft = self.options.draft;
+        if !draft.ref_overrides_siblings()
+            && map
+                .keys()
+                .any(|k| k != "$ref" && !keywords::is_annotation(k))
+        {
+            return None;
+        }
+        let target = crate::pointer::get(document, &crate::pointer::local_ref(reference)?)?;
+        let read = || closed(target, draft).then(|| self.schema(target));
+        let Some(joins) = self.options.joins else {
+            return read();
+        };
+        let at = std::ptr::from_ref(target) as usize;
+        if let Some(kept) = joins.targets.borrow().get(&at) {
+            return *kept;
+        }
+        let digest = read();
+        joins.targets.borrow_mut().insert(at, digest);
+        digest
     }
 
     /// The join a shared site's placeholder stands for.
@@ -1156,5 +1238,79 @@ mod tests {
             &json!({"const": 2}),
             &json!({"enum": [2, 3]})
         ));
+    }
+
+    /// SPEC §6 decision 88: a local reference whose siblings change nothing, into a closed
+    /// target, is the same alternative as its target written inline, at the top and below; a
+    /// reference with an assertion beside it (2020-12), into a target that refers on, holds a
+    /// union, names a resource or declares a dialect, or that does not resolve, is read by its
+    /// text.
+    #[test]
+    fn a_reference_into_a_closed_target_is_its_target() {
+        let m = json!({"type": "object", "properties": {"a": {"type": "string"}}, "title": "M"});
+        let inline =
+            json!({"type": "object", "properties": {"a": {"type": "string", "description": "d"}}});
+        // Each dedup twice, the second time with the projection's kept digests (read twice, so
+        // the second read is the kept one): the same answer.
+        let kept = |document: &Value, draft: Draft, alternatives: Vec<Value>| {
+            let options = KeyOptions {
+                draft,
+                document: Some(document),
+                ..KeyOptions::default()
+            };
+            let alone = dedup_with(alternatives.clone(), options).len();
+            let joins = JoinDigests::default();
+            let options = KeyOptions {
+                joins: Some(&joins),
+                ..options
+            };
+            for _ in 0..2 {
+                assert_eq!(dedup_with(alternatives.clone(), options).len(), alone);
+            }
+            alone
+        };
+        let doc = |m: Value| json!({"$defs": {"M": m}, "definitions": {"M": {"type": "integer"}}});
+        let r = json!({"$ref": "#/$defs/M", "title": "Data"});
+        let d = doc(m.clone());
+        let latest = Draft::Draft202012;
+        assert_eq!(kept(&d, latest, vec![r.clone(), inline.clone()]), 1);
+        assert_eq!(kept(&d, latest, vec![inline.clone(), r.clone()]), 1);
+        // Below the top: an array of the reference and an array of the inline copy.
+        let items = |i: &Value| json!({"type": "array", "items": i});
+        assert_eq!(kept(&d, latest, vec![items(&r), items(&inline)]), 1);
+        // Without the document, or to another target, the reference is its text.
+        assert_eq!(
+            dedup_with(vec![r.clone(), inline.clone()], KeyOptions::default()).len(),
+            2
+        );
+        let other = json!({"$ref": "#/definitions/M"});
+        assert_eq!(kept(&d, latest, vec![other, inline.clone()]), 2);
+        // An assertion beside the reference counts in 2020-12, and is ignored by draft-07.
+        let narrowed = json!({"$ref": "#/$defs/M", "required": ["a"]});
+        assert_eq!(kept(&d, latest, vec![narrowed.clone(), inline.clone()]), 2);
+        assert_eq!(kept(&d, Draft::Draft7, vec![narrowed, inline.clone()]), 1);
+        // Targets that are not closed.
+        for open in [
+            json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/S"}}}),
+            json!({"type": "object", "properties": {"a": {"anyOf": [{"type": "string"}]}}}),
+            json!({"type": "object", "properties": {"a": {"type": "string", "$id": "s"}}}),
+            json!({"$schema": "http://json-schema.org/draft-07/schema#", "type": "object",
+                   "properties": {"a": {"type": "string"}}}),
+        ] {
+            let d = json!({"$defs": {"M": open.clone(), "S": {"type": "string"}}});
+            let r = json!({"$ref": "#/$defs/M"});
+            assert_eq!(kept(&d, latest, vec![r, open.clone()]), 2, "{open}");
+        }
+        // A property named like a keyword is no keyword: `id` in draft-04's `properties`.
+        let with_id = json!({"type": "object", "properties": {"id": {"type": "string"}}});
+        let d = json!({"definitions": {"M": with_id.clone()}});
+        let r = json!({"$ref": "#/definitions/M"});
+        assert_eq!(kept(&d, Draft::Draft4, vec![r, with_id]), 1);
+        // A reference that resolves nowhere.
+        let d = json!({});
+        assert_eq!(
+            kept(&d, latest, vec![json!({"$ref": "#/$defs/M"}), inline]),
+            2
+        );
     }
 }

@@ -440,6 +440,7 @@ pub(crate) fn join_property(
             draft: ctx.draft,
             shared: ctx.shared,
             joins: ctx.joins,
+            document: Some(ctx.document),
         };
         alternatives = canonical::dedup_with(alternatives, options);
     }

@@ -57,7 +57,7 @@ impl Projector<'_> {
             draft,
             faults: self.faults,
             shared: Some(&bodies),
-            joins: sharing.map(|s| &s.digests),
+            joins: Some(&self.digests),
         };
         let required = count_required(&branches);
         let index = index_definitions(&branches, &mut projected, &siblings, d);

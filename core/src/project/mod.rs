@@ -16,6 +16,7 @@ use std::rc::Rc;
 
 use serde_json::{Map, Value};
 
+use crate::canonical::JoinDigests;
 use crate::diagnostics::{Diagnostics, SkipReason, SkippedSite};
 use crate::draft::Draft;
 use crate::error::Error;
@@ -154,6 +155,7 @@ fn project_document(schema: &Value, options: &Options, facts: Facts) -> Result<F
         sharing,
         copies,
         folded: Default::default(),
+        digests: JoinDigests::default(),
     };
     let mut ptr = String::new();
     let mut out = projector.project(schema, &mut ptr)?;
@@ -230,6 +232,9 @@ struct Projector<'a> {
     copies: Copies,
     /// Branches folded once for every union that reaches them (`assemble`).
     folded: assemble::Folded,
+    /// The projection's digests for dedup: the shared joins' and the closed `$ref` targets'
+    /// (SPEC §6 decisions 73, 88), under seeds drawn once for the projection.
+    digests: JoinDigests,
 }
 
 impl Projector<'_> {

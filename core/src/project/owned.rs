@@ -73,6 +73,7 @@ pub(crate) fn run_owned_checked(
         sharing: None,
         copies,
         folded: Default::default(),
+        digests: Default::default(),
     };
     let mut ptr = String::new();
     let out = projector.project_owned(schema, &mut ptr, &mut sites)?;

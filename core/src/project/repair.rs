@@ -262,7 +262,7 @@ impl Repairer<'_, '_> {
             && let Some(group) = sharing.groups.get_mut(c)
         {
             group.body = Some(body);
-            sharing.digests.forget(c);
+            self.projector.digests.forget(c);
         }
         Ok(())
     }

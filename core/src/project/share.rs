@@ -20,7 +20,7 @@ use std::rc::Rc;
 use serde_json::{Map, Value};
 
 use super::{KEPT_AFTER, KEPT_BEFORE, Projected, Projector};
-use crate::canonical::{DataDigester, JoinDigests};
+use crate::canonical::DataDigester;
 use crate::diagnostics::{FlattenedSite, SkippedSite};
 use crate::error::Error;
 use crate::fast_path::{self, FastPath};
@@ -68,8 +68,6 @@ pub(super) struct Sharing {
     /// A finished join's key → the first group whose join it is (groups whose joins come out
     /// identical share one placeholder identity).
     by_key: FastMap<u128, usize>,
-    /// The joins' digests for dedup, kept for the projection.
-    pub(super) digests: JoinDigests,
     /// The digester of the sharing keys ([`marked_key`]), its seeds drawn once per projection.
     pub(super) keys: DataDigester,
     /// Each placeholder identity referred to at once, with its definition's number, name and

@@ -217,7 +217,9 @@ fn unevaluated_properties_closes_nothing_before_2019_09() {
     }
 }
 
-/// Hoisted definitions go to the draft's own container when the document has none.
+/// Hoisted definitions go to the draft's own container when the document has none. (`o` refers
+/// to another property than itself: a reference to its own inline definition is that
+/// definition, one alternative, and nothing is hoisted, SPEC §6 decision 88.)
 #[test]
 fn hoisted_definitions_go_to_the_drafts_container() {
     for draft in Draft::ALL {
@@ -225,8 +227,8 @@ fn hoisted_definitions_go_to_the_drafts_container() {
         let original = json!({
             "$schema": draft.meta_schema(),
             "anyOf": [
-                {"type": "object", "properties": {"kind": tag("a"), "o": {"type": "object", "properties": {"f": {"type": "boolean"}}}}, "required": ["kind"]},
-                {"type": "object", "properties": {"kind": tag("b"), "o": {"$ref": "#/anyOf/0/properties/o"}}, "required": ["kind"]}
+                {"type": "object", "properties": {"kind": tag("a"), "o": {"type": "string"}, "p": {"type": "object", "properties": {"f": {"type": "boolean"}}}}, "required": ["kind"]},
+                {"type": "object", "properties": {"kind": tag("b"), "o": {"$ref": "#/anyOf/0/properties/p"}}, "required": ["kind"]}
             ]
         });
         let p = flat(&original).schema;

@@ -466,15 +466,18 @@ fn keys_other_keywords_evaluate_keep_a_closed_branch_open() {
 /// A reference into a flattened branch is hoisted into the document's definitions container:
 /// the one it already has, else `definitions` up to draft-07 and `$defs` from 2019-09 on, under
 /// a fresh `flatjoin_ref_N` name (SPEC §6). (Mutants of `container_name` and `Names::fresh`
-/// survived every test before this one.)
+/// survived every test before this one.) `options` refers to another property than itself: a
+/// reference to its own inline definition is that definition, one alternative, and nothing is
+/// hoisted (SPEC §6 decision 88).
 #[test]
 fn hoisted_definitions_go_where_the_draft_keeps_them() {
     let branches = json!([
-        {"type": "object", "properties": {"op": {"const": "a"}, "options": {"type": "object",
-         "properties": {"force": {"type": "boolean"}}, "additionalProperties": false}},
+        {"type": "object", "properties": {"op": {"const": "a"}, "options": {"type": "string"},
+         "settings": {"type": "object", "properties": {"force": {"type": "boolean"}},
+         "additionalProperties": false}},
          "required": ["op"], "additionalProperties": false},
         {"type": "object", "properties": {"op": {"const": "b"},
-         "options": {"$ref": "#/anyOf/0/properties/options"}}, "required": ["op"],
+         "options": {"$ref": "#/anyOf/0/properties/settings"}}, "required": ["op"],
          "additionalProperties": false}
     ]);
     for (schema, existing, container) in [

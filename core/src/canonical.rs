@@ -30,7 +30,14 @@ pub(crate) struct KeyOptions<'a> {
     /// 15–16): a reference to a [closed](closed) target is digested as its target (SPEC §6
     /// decision 88). `None`: a reference is read by its text.
     pub document: Option<&'a Value>,
+    /// A `$ref` target's projection as the presentation writes it, by the target's pointer (the
+    /// projection's memo; `None` where it is not projected yet): a reference into a target that
+    /// is closed but for the unions in it is digested as that projection (SPEC §6 decision 88).
+    pub projected: Option<&'a Projections<'a>>,
 }
+
+/// A `$ref` target's projection by the target's pointer ([`KeyOptions::projected`]).
+pub(crate) type Projections<'a> = dyn Fn(&str) -> Option<&'a Value> + 'a;
 
 /// One projection's digests of its shared joins (SPEC §6 decision 73) and of the closed targets
 /// its references reach (decision 88): a placeholder is digested as its join, and a union used
@@ -92,6 +99,7 @@ impl Default for KeyOptions<'_> {
             shared: None,
             joins: None,
             document: None,
+            projected: None,
         }
     }
 }
@@ -139,8 +147,36 @@ pub(crate) fn dedup_with<V: std::borrow::Borrow<Value>>(
         FastSet::with_capacity_and_hasher(alternatives.len(), Default::default());
     alternatives
         .into_iter()
-        .filter(|a| seen.insert(digester.schema(a.borrow())))
+        .filter(|a| {
+            // A reference that stands for a pure wrapper whose members are all among the
+            // alternatives already accepts nothing they do not (SPEC §6 decision 88): the join
+            // reads a wrapper written in place as its members (§3 step 3).
+            let covered = projection_behind(a.borrow(), &options)
+                .is_some_and(|p| covered(&digester, &seen, p, 0));
+            !covered && seen.insert(digester.schema(a.borrow()))
+        })
         .collect()
+}
+
+/// Whether `schema`, a pure wrapper or a reference to one's projection, accepts nothing the
+/// alternatives digested in `seen` do not: its members, nested wrappers read as theirs (as the
+/// join reads them, SPEC §3 step 3), each among them (SPEC §6 decision 88). No for anything
+/// else, and past 32 wrappers deep.
+fn covered(digester: &Digester<'_>, seen: &FastSet<u128>, schema: &Value, depth: usize) -> bool {
+    if depth > 32 {
+        return false;
+    }
+    let behind = || projection_behind(schema, &digester.options);
+    match schema
+        .as_object()
+        .and_then(keywords::wrapper_members)
+        .or_else(|| behind()?.as_object().and_then(keywords::wrapper_members))
+    {
+        Some(members) => members
+            .iter()
+            .all(|m| seen.contains(&digester.schema(m)) || covered(digester, seen, m, depth + 1)),
+        None => false,
+    }
 }
 
 /// Whether two schemas are the same but for their own top-level `title` and `description`: the
@@ -190,7 +226,16 @@ fn same_in_order(a: &Value, b: &Value) -> bool {
 struct Digester<'a> {
     seeds: [u64; 6],
     options: KeyOptions<'a>,
+    /// The targets (by address) of the references into projections the digest is reading
+    /// through now, outermost first (SPEC §6 decision 88): a reference to one of them, or past
+    /// [`MAX_THROUGH`] of them, is read by its text.
+    through: std::cell::RefCell<Vec<usize>>,
 }
+
+/// How many references into projections a digest reads through, one inside another: a
+/// reference in a target's projection is read through again (zod-to-json-schema writes each
+/// reuse of a schema as a reference, also inside a reused one); a chain ends here.
+const MAX_THROUGH: usize = 8;
 
 /// Digests of data values for keys made of several of them: [`Digester`]'s, so equal for data
 /// equal by value (object keys unordered, numbers by value) and different otherwise except with
@@ -319,16 +364,124 @@ const OPEN: &[&str] = &[
 /// holds an [`OPEN`] keyword or the draft's base-URI keyword. A closed schema means the same
 /// wherever it is read, and the presentation writes it as it is written in the input.
 fn closed(schema: &Value, draft: Draft) -> bool {
+    closed_but(schema, draft, &[])
+}
+
+/// [`closed`], but for the [`OPEN`] keywords in `allowed`.
+fn closed_but(schema: &Value, draft: Draft, allowed: &[&str]) -> bool {
     let Value::Object(map) = schema else {
         return true;
     };
     let id = draft.id_keyword();
-    if map.keys().any(|k| k == id || OPEN.contains(&k.as_str())) {
+    if map
+        .keys()
+        .any(|k| k == id || (OPEN.contains(&k.as_str()) && !allowed.contains(&k.as_str())))
+    {
         return false;
     }
     let mut all = true;
-    keywords::subschemas(map, |_, v| all = all && closed(v, draft));
+    keywords::subschemas(map, |_, v| all = all && closed_but(v, draft, allowed));
     all
+}
+
+/// The [`OPEN`] keywords a target may hold and still be read as its projection (SPEC §6
+/// decision 88): unions, which the projection writes as it flattens them, and local references,
+/// which mean the same wherever the target is written (the target holds no base-URI keyword, and
+/// the repair redirects a reference by its target alone).
+const PROJECTED: &[&str] = &["anyOf", "oneOf", "$ref"];
+
+/// The pointer and the node a schema's local `$ref` reaches, where the reference is read as its
+/// target at all (SPEC §6 decision 88): its siblings change nothing (annotations, or anything
+/// where the draft ignores a reference's siblings), and `options` has the document.
+fn reference_target<'a>(
+    map: &Map<String, Value>,
+    options: &KeyOptions<'a>,
+) -> Option<(String, &'a Value)> {
+    let document = options.document?;
+    let Value::String(reference) = keywords::get(map, "$ref")? else {
+        return None;
+    };
+    if !options.draft.ref_overrides_siblings()
+        && map
+            .keys()
+            .any(|k| k != "$ref" && !keywords::is_annotation(k))
+    {
+        return None;
+    }
+    let at = crate::pointer::local_ref(reference)?;
+    let target = crate::pointer::get(document, &at)?;
+    Some((at, target))
+}
+
+/// The projection of a reference's target where the join may write it in the reference's place
+/// ([`projection_behind`], SPEC §6 decision 88), unless a reference followed from it leads back
+/// to the target: a recursive union stays one reference (its members copied out would unroll
+/// the recursion once more, to a depth that depends on how the input spelled it). The join
+/// reads a reference to a pure wrapper union this way as the wrapper's members, as it reads the
+/// wrapper itself (SPEC §3 step 3).
+pub(crate) fn expandable_projection<'a>(
+    schema: &Value,
+    options: &KeyOptions<'a>,
+) -> Option<&'a Value> {
+    let projection = projection_behind(schema, options)?;
+    let at = crate::pointer::local_ref(keywords::get(schema.as_object()?, "$ref")?.as_str()?)?;
+    (!leads_back(options.document?, projection, &at)).then_some(projection)
+}
+
+/// How many nodes [`leads_back`] reads before it answers yes.
+const LEADS_BACK_BUDGET: usize = 4096;
+
+/// Whether following the references in `from`, and in the nodes of `document` they reach, comes
+/// back to the node at `target` or to one holding it (a cycle through the target); yes for a
+/// reference that is not a local pointer or resolves nowhere, and past [`LEADS_BACK_BUDGET`]
+/// nodes.
+fn leads_back(document: &Value, from: &Value, target: &str) -> bool {
+    let mut budget = LEADS_BACK_BUDGET;
+    let mut followed: FastSet<String> = FastSet::default();
+    let mut stack = vec![from];
+    while let Some(node) = stack.pop() {
+        let Some(rest) = budget.checked_sub(1) else {
+            return true;
+        };
+        budget = rest;
+        let Value::Object(map) = node else {
+            continue;
+        };
+        if let Some(Value::String(reference)) = keywords::get(map, "$ref") {
+            let Some(at) = crate::pointer::local_ref(reference) else {
+                return true;
+            };
+            let holds = |t: &str| {
+                t.strip_prefix(at.as_str())
+                    .is_some_and(|r| r.starts_with('/'))
+            };
+            if target == at || holds(target) {
+                return true;
+            }
+            if followed.insert(at.clone()) {
+                match crate::pointer::get(document, &at) {
+                    Some(next) => stack.push(next),
+                    None => return true,
+                }
+            }
+        }
+        keywords::subschemas(map, |_, v| stack.push(v));
+    }
+    false
+}
+
+/// The projection a reference stands for in the presentation (SPEC §6 decision 88): a
+/// reference read as its target, into a target closed but for the unions and references in it
+/// (and holding a union), already projected. Dedup drops such a reference to a pure wrapper
+/// union whose members are all among the alternatives before it (a recursive one, which the
+/// join does not read as its members).
+fn projection_behind<'a>(schema: &Value, options: &KeyOptions<'a>) -> Option<&'a Value> {
+    let (at, target) = reference_target(schema.as_object()?, options)?;
+    let draft = options.draft;
+    if closed_but(target, draft, &["$ref"]) || !closed_but(target, draft, PROJECTED) {
+        return None;
+    }
+    (options.projected?)(&at)
 }
 
 /// The byte that starts each kind of schema-level digest, so that no two kinds share an encoding
@@ -406,6 +559,7 @@ impl<'a> Digester<'a> {
         Digester {
             seeds: options.joins.map_or_else(random_seeds, |j| j.seeds),
             options,
+            through: std::cell::RefCell::default(),
         }
     }
 
@@ -493,29 +647,42 @@ impl<'a> Digester<'a> {
     /// then the same schema as the reference, and written the same in the presentation. Kept
     /// per target in the projection's [`JoinDigests`] when there are some.
     fn seen_through(&self, map: &Map<String, Value>) -> Option<u128> {
-        let document = self.options.document?;
-        let Value::String(reference) = keywords::get(map, "$ref")? else {
-            return None;
-        };
-        let draft = self.options.draft;
-        if !draft.ref_overrides_siblings()
-            && map
-                .keys()
-                .any(|k| k != "$ref" && !keywords::is_annotation(k))
+        let (at, target) = reference_target(map, &self.options)?;
+        let address = std::ptr::from_ref(target) as usize;
+        if let Some(kept) = self
+            .options
+            .joins
+            .and_then(|joins| joins.targets.borrow().get(&address).copied())
         {
-            return None;
+            return kept;
         }
-        let target = crate::pointer::get(document, &crate::pointer::local_ref(reference)?)?;
-        let read = || closed(target, draft).then(|| self.schema(target));
-        let Some(joins) = self.options.joins else {
-            return read();
-        };
-        let at = std::ptr::from_ref(target) as usize;
-        if let Some(kept) = joins.targets.borrow().get(&at) {
-            return *kept;
+        let draft = self.options.draft;
+        if !closed(target, draft) && closed_but(target, draft, PROJECTED) {
+            // Closed but for its unions and references: the presentation writes the target as
+            // its projection (in place, or where the repair moves it), so the reference is
+            // digested as that, references in it read through again up to a bound; with no
+            // union in it, the projection is the target as written. Not projected yet (under
+            // way), a target already being read through (a cycle), or past the bound: read by
+            // its text. Not kept: the digest depends on what it is read inside.
+            if self.through.borrow().len() >= MAX_THROUGH
+                || self.through.borrow().contains(&address)
+            {
+                return None;
+            }
+            let projection = if closed_but(target, draft, &["$ref"]) {
+                target
+            } else {
+                (self.options.projected?)(&at)?
+            };
+            self.through.borrow_mut().push(address);
+            let digest = self.schema(projection);
+            self.through.borrow_mut().pop();
+            return Some(digest);
         }
-        let digest = read();
-        joins.targets.borrow_mut().insert(at, digest);
+        let digest = closed(target, draft).then(|| self.schema(target));
+        if let Some(joins) = self.options.joins {
+            joins.targets.borrow_mut().insert(address, digest);
+        }
         digest
     }
 
@@ -1289,9 +1456,9 @@ mod tests {
         let narrowed = json!({"$ref": "#/$defs/M", "required": ["a"]});
         assert_eq!(kept(&d, latest, vec![narrowed.clone(), inline.clone()]), 2);
         assert_eq!(kept(&d, Draft::Draft7, vec![narrowed, inline.clone()]), 1);
-        // Targets that are not closed.
+        // Targets that are not closed (a union with no projection to read: see
+        // `a_reference_into_a_projected_target_is_its_projection`).
         for open in [
-            json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/S"}}}),
             json!({"type": "object", "properties": {"a": {"anyOf": [{"type": "string"}]}}}),
             json!({"type": "object", "properties": {"a": {"type": "string", "$id": "s"}}}),
             json!({"$schema": "http://json-schema.org/draft-07/schema#", "type": "object",
@@ -1312,5 +1479,105 @@ mod tests {
             kept(&d, latest, vec![json!({"$ref": "#/$defs/M"}), inline]),
             2
         );
+    }
+
+    #[test]
+    fn a_reference_into_a_projected_target_is_its_projection() {
+        let latest = Draft::Draft202012;
+        // A union target, and what the projection made of it (flattened).
+        let union = json!({"anyOf": [{"type": "string"}, {"type": "null"}]});
+        let flat = json!({"type": "object", "properties": {"x": {"type": "string"}}});
+        let d = json!({"$defs": {"U": union, "W": {"anyOf": [{"$ref": "#/$defs/U"}]}}});
+        let memo = |at: &str| (at == "/$defs/U").then_some(&flat);
+        let options = |projected| KeyOptions {
+            draft: latest,
+            document: Some(&d),
+            projected,
+            ..KeyOptions::default()
+        };
+        let r = json!({"$ref": "#/$defs/U"});
+        let count = |alternatives: Vec<Value>, o| dedup_with(alternatives, o).len();
+        assert_eq!(
+            count(vec![r.clone(), flat.clone()], options(Some(&memo))),
+            1
+        );
+        assert_eq!(
+            count(vec![flat.clone(), r.clone()], options(Some(&memo))),
+            1
+        );
+        // Not projected (yet): its text.
+        assert_eq!(count(vec![r.clone(), flat.clone()], options(None)), 2);
+        // The target's union as written is not its projection.
+        let union = d["$defs"]["U"].clone();
+        assert_eq!(count(vec![r.clone(), union], options(Some(&memo))), 2);
+        // A reference inside the projection is read through again: `W`'s member is `U`.
+        let w = json!({"$ref": "#/$defs/W"});
+        let wrapped = json!({"anyOf": [flat.clone()]});
+        let no_w = |at: &str| memo(at).or((at == "/$defs/W").then_some(&d["$defs"]["W"]));
+        assert_eq!(count(vec![w, wrapped], options(Some(&no_w))), 1);
+        // The wrapper a reference stands for, for the join to read as its members.
+        let wrapper = json!({"anyOf": [{"type": "string"}, {"type": "null"}]});
+        let memo = |at: &str| (at == "/$defs/U").then_some(&wrapper);
+        assert_eq!(projection_behind(&r, &options(Some(&memo))), Some(&wrapper));
+        assert_eq!(projection_behind(&r, &options(None)), None);
+        // A reference to a wrapper whose members are all among the alternatives before it is
+        // dropped; one before them, or with a member missing, stays.
+        let d = json!({"$defs": {"U": wrapper.clone()}});
+        let options = KeyOptions {
+            draft: latest,
+            document: Some(&d),
+            projected: Some(&memo),
+            ..KeyOptions::default()
+        };
+        // The join copies a wrapper's members in the reference's place, unless the wrapper is
+        // recursive (a reference followed from it leads back to it or to a node holding it).
+        assert_eq!(expandable_projection(&r, &options), Some(&wrapper));
+        for recursive in [
+            json!({"anyOf": [{"type": "null"}, {"items": {"$ref": "#/$defs/U"}}]}),
+            json!({"anyOf": [{"type": "null"}, {"$ref": "#/$defs"}]}),
+        ] {
+            let d = json!({"$defs": {"U": recursive}});
+            let memo = |at: &str| (at == "/$defs/U").then_some(&d["$defs"]["U"]);
+            let options = KeyOptions {
+                draft: latest,
+                document: Some(&d),
+                projected: Some(&memo),
+                ..KeyOptions::default()
+            };
+            assert_eq!(expandable_projection(&r, &options), None);
+            assert!(projection_behind(&r, &options).is_some());
+        }
+        let (string, null) = (json!({"type": "string"}), json!({"type": "null"}));
+        let all = vec![string.clone(), null.clone(), r.clone()];
+        assert_eq!(dedup_with(all, options), vec![string.clone(), null.clone()]);
+        assert_eq!(
+            count(vec![r.clone(), string.clone(), null.clone()], options),
+            3
+        );
+        assert_eq!(count(vec![string, r.clone()], options), 2);
+        // A target with references but no union is read as written, through its references,
+        // and a cycle ends at a target already being read: the copy one level out is another
+        // schema, so both stay (sound, one alternative too many).
+        let d = json!({"$defs": {
+            "M": {"type": "object", "properties": {"a": {"$ref": "#/$defs/S"}}},
+            "S": {"type": "string"},
+            "T": {"type": "object", "properties": {"next": {"$ref": "#/$defs/T"}}},
+        }});
+        let options = KeyOptions {
+            draft: latest,
+            document: Some(&d),
+            ..KeyOptions::default()
+        };
+        let m = json!({"$ref": "#/$defs/M"});
+        let inline = json!({"type": "object", "properties": {"a": {"type": "string"}}});
+        assert_eq!(count(vec![m.clone(), inline], options), 1);
+        assert_eq!(count(vec![m, d["$defs"]["M"].clone()], options), 1);
+        assert_eq!(
+            projection_behind(&json!({"$ref": "#/$defs/M"}), &options),
+            None
+        );
+        let t = json!({"$ref": "#/$defs/T"});
+        assert_eq!(count(vec![t.clone(), t.clone()], options), 1);
+        assert_eq!(count(vec![t, d["$defs"]["T"].clone()], options), 2);
     }
 }

@@ -42,6 +42,8 @@ pub(crate) struct UnionContext<'a> {
     pub shared: Option<&'a dyn Fn(usize) -> Option<&'a Map<String, Value>>>,
     /// The projection's digests of those joins.
     pub joins: Option<&'a JoinDigests>,
+    /// A `$ref` target's projection, by its pointer (SPEC §6 decision 88).
+    pub projected: Option<&'a canonical::Projections<'a>>,
 }
 
 /// One branch's definition of a property.
@@ -310,9 +312,25 @@ fn wrapper_members(schema: &Value) -> Option<&Vec<Value>> {
 }
 
 /// Adds `alternative` to `out`, or, where it is a pure wrapper, its members (read where they
-/// stand when it is); `false` accepts nothing and is left out (SPEC §3.3).
-fn expand_wrappers<'p>(alternative: Alternative<'p>, out: &mut Vec<Alternative<'p>>, depth: usize) {
+/// stand when it is); `false` accepts nothing and is left out (SPEC §3.3). A reference the
+/// presentation reads as the projection of its target, a pure wrapper that does not lead back
+/// to itself, is that wrapper (SPEC §6 decision 88): its members are copied out of the
+/// projection.
+fn expand_wrappers<'p>(
+    alternative: Alternative<'p>,
+    out: &mut Vec<Alternative<'p>>,
+    depth: usize,
+    behind: &KeyOptions<'_>,
+) {
     if depth < 32 {
+        if let Some(members) =
+            canonical::expandable_projection(&alternative.schema, behind).and_then(wrapper_members)
+        {
+            for m in members {
+                expand_wrappers(Alternative::owned(m.clone()), out, depth + 1, behind);
+            }
+            return;
+        }
         if let Cow::Borrowed(schema) = &alternative.schema {
             let schema: &'p Value = schema;
             if let Some(members) = wrapper_members(schema) {
@@ -321,13 +339,13 @@ fn expand_wrappers<'p>(alternative: Alternative<'p>, out: &mut Vec<Alternative<'
                         schema: Cow::Borrowed(m),
                         annotated: false,
                     };
-                    expand_wrappers(member, out, depth + 1);
+                    expand_wrappers(member, out, depth + 1, behind);
                 }
                 return;
             }
         } else if let Some(members) = wrapper_members(&alternative.schema) {
             for m in members.clone() {
-                expand_wrappers(Alternative::owned(m), out, depth + 1);
+                expand_wrappers(Alternative::owned(m), out, depth + 1, behind);
             }
             return;
         }
@@ -374,6 +392,14 @@ pub(crate) fn join_property(
         Vec::with_capacity(definitions.len() + extra.len());
     let mut defining: Vec<usize> = Vec::new();
     let mut requiring: Vec<usize> = Vec::new();
+    let key_options = KeyOptions {
+        strip_annotation_names: ctx.faults.annotation_names,
+        draft: ctx.draft,
+        shared: ctx.shared,
+        joins: ctx.joins,
+        document: Some(ctx.document),
+        projected: ctx.projected,
+    };
     for d in definitions {
         let (title, text, alternative) = Alternative::hoisted(d.schema);
         titles.push(title);
@@ -384,10 +410,10 @@ pub(crate) fn join_property(
                 requiring.push(d.branch);
             }
         }
-        expand_wrappers(alternative, &mut alternatives, 0);
+        expand_wrappers(alternative, &mut alternatives, 0, &key_options);
     }
     for e in extra {
-        expand_wrappers(Alternative::owned(e), &mut alternatives, 0);
+        expand_wrappers(Alternative::owned(e), &mut alternatives, 0, &key_options);
     }
     let title = match titles.first() {
         Some(Some(t)) if titles.iter().all(|x| x.as_ref() == Some(t)) => Some(t.clone()),
@@ -435,14 +461,7 @@ pub(crate) fn join_property(
         alternatives.truncate(1);
     }
     if !ctx.faults.no_dedup {
-        let options = KeyOptions {
-            strip_annotation_names: ctx.faults.annotation_names,
-            draft: ctx.draft,
-            shared: ctx.shared,
-            joins: ctx.joins,
-            document: Some(ctx.document),
-        };
-        alternatives = canonical::dedup_with(alternatives, options);
+        alternatives = canonical::dedup_with(alternatives, key_options);
     }
     let joined = classify(ctx, alternatives);
     with_annotations(joined, title, description)

@@ -229,6 +229,24 @@ pub fn shared_resource_uri(root: &Value) -> Option<String> {
     shared
 }
 
+/// A JSON pointer token (`~` → `~0`, `/` → `~1`).
+pub fn escape_token(token: &str) -> String {
+    token.replace('~', "~0").replace('/', "~1")
+}
+
+/// A JSON pointer as a URI fragment (percent-encoded where a fragment cannot hold it as is).
+pub fn fragment_of(pointer: &str) -> String {
+    let mut out = String::with_capacity(pointer.len());
+    for b in pointer.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=:@/".contains(&b) {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;

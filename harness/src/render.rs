@@ -13,7 +13,12 @@
 //! `{"Name": payload}` with the unit variants in one leading string `enum` (as schemars groups
 //! them); untagged ones as `anyOf` of objects (Pydantic: of `$ref`s).
 
+use std::collections::HashMap;
+
 use serde_json::{Map, Number, Value, json};
+
+use crate::keywords::{self, Holds};
+use crate::refs::{escape_token, fragment_of};
 
 use crate::model::{
     Bare, Bound, Branch, CONTENT, Case, Field, Form, Literal, NullStyle, Policy, Shape, Union,
@@ -187,7 +192,81 @@ pub fn render_form(case: &Case, dialect: Dialect) -> Option<Value> {
     if !defs.is_empty() {
         root.insert(dialect.defs_keyword().into(), Value::Object(defs));
     }
+    if dialect == Dialect::ZodToJsonSchema {
+        reuse_as_zod_to_json_schema(&mut root);
+    }
     Some(Value::Object(root))
+}
+
+/// zod-to-json-schema's default `$refStrategy: "root"`: a Zod schema used a second time is
+/// written as a `$ref` to the JSON pointer where it was first written, e.g. `{"$ref":
+/// "#/anyOf/0/properties/addr"}` for one `z.object` constant that two branches use (its
+/// `definitions` option's schemas are written first). The generator's structurally equal object
+/// schemas and unions stand for one reused Zod constant, so each after the first becomes such a
+/// reference: into a branch the join flattens, into a definition, into a union that is itself
+/// flattened. The dialect invariance then holds the join to presentations that read a reference
+/// as what it refers to (SPEC §3 step 4, §6 decision 88).
+fn reuse_as_zod_to_json_schema(root: &mut Map<String, Value>) {
+    let mut first: HashMap<String, String> = HashMap::new();
+    let keys: Vec<String> = root.keys().cloned().collect();
+    let (defs, rest): (Vec<String>, Vec<String>) =
+        keys.into_iter().partition(|k| k == "definitions");
+    for key in defs.into_iter().chain(rest) {
+        if let (Some(holds), Some(value)) = (keywords::holds(&key), root.get_mut(&key)) {
+            let at = format!("/{}", escape_token(&key));
+            reuse_under(holds, value, &at, &mut first);
+        }
+    }
+}
+
+/// [`reuse_as_zod_to_json_schema`] for the subschemas of one keyword's `value` at `at`.
+fn reuse_under(holds: Holds, value: &mut Value, at: &str, first: &mut HashMap<String, String>) {
+    match (holds, value) {
+        (Holds::One, v) | (Holds::OneOrList, v @ Value::Object(_)) => reuse_node(v, at, first),
+        (Holds::List | Holds::OneOrList, Value::Array(members)) => {
+            for (i, m) in members.iter_mut().enumerate() {
+                reuse_node(m, &format!("{at}/{i}"), first);
+            }
+        }
+        (Holds::Map | Holds::MapOfSchemasOrNames, Value::Object(entries)) => {
+            for (name, v) in entries.iter_mut().filter(|(_, v)| !v.is_array()) {
+                reuse_node(v, &format!("{at}/{}", escape_token(name)), first);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// One schema node: a reference to the first node written like it, or recorded as that first
+/// node and walked.
+fn reuse_node(node: &mut Value, at: &str, first: &mut HashMap<String, String>) {
+    let Value::Object(map) = node else {
+        return;
+    };
+    if ["properties", "anyOf", "oneOf"]
+        .iter()
+        .any(|k| map.contains_key(*k))
+    {
+        let text = node.to_string();
+        if let Some(there) = first.get(&text) {
+            *node = json!({"$ref": format!("#{}", fragment_of(there))});
+            return;
+        }
+        first.insert(text, at.to_owned());
+    }
+    let Value::Object(map) = node else {
+        return;
+    };
+    for (keyword, value) in map.iter_mut() {
+        if let Some(holds) = keywords::holds(keyword) {
+            reuse_under(
+                holds,
+                value,
+                &format!("{at}/{}", escape_token(keyword)),
+                first,
+            );
+        }
+    }
 }
 
 /// Pydantic writes every model once, in `$defs`: the object members of each union below the
@@ -907,6 +986,43 @@ mod tests {
         assert_eq!(
             schema["anyOf"][1]["properties"]["tags"]["$ref"],
             "#/definitions/D0"
+        );
+    }
+
+    #[test]
+    fn zod_to_json_schema_refers_to_a_reused_schema_where_it_was_first_written() {
+        // As zod-to-json-schema 3.25.2 writes one `z.object` constant used twice
+        // (corpus/dialects/zod-to-json-schema/reused_model.json): the first use inline, the
+        // later ones `$ref`s to its JSON pointer; `definitions` are written first.
+        let address = json!({"type": "object", "properties": {"street": {"type": "string"}}});
+        let nullable = json!({"anyOf": [{"type": "string"}, {"type": "null"}]});
+        let mut root = json!({
+            "anyOf": [
+                {"type": "object", "properties": {"a/b": address, "n": nullable}},
+                {"type": "object", "properties": {
+                    "address": address,
+                    "stops": {"type": "array", "items": address},
+                    "n": nullable,
+                }},
+            ],
+            "definitions": {"D0": {"type": "object", "properties": {"n": nullable}}},
+        });
+        let Value::Object(map) = &mut root else {
+            unreachable!()
+        };
+        reuse_as_zod_to_json_schema(map);
+        let first = json!({"$ref": "#/anyOf/0/properties/a~1b"});
+        assert_eq!(root["anyOf"][0]["properties"]["a/b"], address);
+        assert_eq!(root["anyOf"][1]["properties"]["address"], first);
+        assert_eq!(root["anyOf"][1]["properties"]["stops"]["items"], first);
+        let n = json!({"$ref": "#/definitions/D0/properties/n"});
+        assert_eq!(root["definitions"]["D0"]["properties"]["n"], nullable);
+        assert_eq!(root["anyOf"][0]["properties"]["n"], n);
+        assert_eq!(root["anyOf"][1]["properties"]["n"], n);
+        // Scalars are not reused: `street` stays inline.
+        assert_eq!(
+            root["anyOf"][0]["properties"]["a/b"]["properties"]["street"],
+            json!({"type": "string"})
         );
     }
 

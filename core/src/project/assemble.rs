@@ -50,6 +50,8 @@ impl Projector<'_> {
         let branches = fold_branches(&union, &projected, &siblings, (draft, permissive), folded);
         let sharing = self.sharing.as_ref();
         let bodies = move |c: usize| sharing?.groups.get(c)?.body.as_ref();
+        let memo = &self.memo;
+        let projection_of = move |at: &str| memo.get(at).map(|v| &**v);
         let ctx = UnionContext {
             discriminator: d,
             branches: &union.branches,
@@ -58,6 +60,7 @@ impl Projector<'_> {
             faults: self.faults,
             shared: Some(&bodies),
             joins: Some(&self.digests),
+            projected: Some(&projection_of),
         };
         let required = count_required(&branches);
         let index = index_definitions(&branches, &mut projected, &siblings, d);

@@ -57,11 +57,12 @@ fn union_roots_become_objects() {
             assert!(flat.schema.get("oneOf").is_none() && flat.schema.get("anyOf").is_none());
         }
     }
-    // Zod family: 5 emitters × 6 root unions (steps and query nest theirs), and Zod 4's
-    // nested_discriminated_union and union_of_objects (SPEC §2.9); Pydantic: shape,
-    // multi_literal, nested_discriminated_union, union_of_models and many_fields_union;
-    // schemars: all but external_not_discriminated (a unit variant is a string, not an object).
-    assert_eq!(roots, 5 * 6 + 2 + 5 + 7);
+    // Zod family: 5 emitters × 6 root unions (steps and query nest theirs), Zod 4's
+    // nested_discriminated_union and union_of_objects (SPEC §2.9), and zod-to-json-schema's
+    // reused_model and reused_union (SPEC §6 decision 88); Pydantic: shape, multi_literal,
+    // nested_discriminated_union, union_of_models and many_fields_union; schemars: all but
+    // external_not_discriminated (a unit variant is a string, not an object).
+    assert_eq!(roots, 5 * 6 + 2 + 2 + 5 + 7);
 }
 
 /// For every sample: each instance the original accepts is accepted by the presentation under

@@ -49,7 +49,7 @@ use super::{Judged, Oracle, Outcome, Subject, passed};
 use crate::drafts::{self, Draft};
 use crate::identity::{canonical_data, sorted_text};
 use crate::keywords::{self, Holds};
-use crate::refs;
+use crate::refs::{self, escape_token};
 
 /// The closed list of reasons a union site is left as it is (SPEC §2.9).
 pub const CODES: [&str; 6] = [
@@ -458,7 +458,7 @@ impl<'a> Original<'a> {
             // Definitions stay reachable by pointer beside a `$ref` the draft reads alone.
             let ignored =
                 ignored || (ref_alone && !matches!(keyword.as_str(), "definitions" | "$defs"));
-            let here = format!("{pointer}/{}", escape(keyword));
+            let here = format!("{pointer}/{}", escape_token(keyword));
             match (holds, value) {
                 (Holds::One | Holds::OneOrList, Value::Object(_) | Value::Bool(_)) => {
                     self.walk(value, here, ignored, resource, out);
@@ -471,7 +471,7 @@ impl<'a> Original<'a> {
                 (Holds::Map | Holds::MapOfSchemasOrNames, Value::Object(entries)) => {
                     for (name, sub) in entries {
                         if !sub.is_array() {
-                            let there = format!("{here}/{}", escape(name));
+                            let there = format!("{here}/{}", escape_token(name));
                             self.walk(sub, there, ignored, resource, out);
                         }
                     }
@@ -977,11 +977,6 @@ fn type_kinds(t: &Value) -> Option<u8> {
             .try_fold(0, |acc, n| n.as_str().map(|n| acc | one(n))),
         _ => None,
     }
-}
-
-/// One JSON-pointer reference token.
-fn escape(token: &str) -> String {
-    token.replace('~', "~0").replace('/', "~1")
 }
 
 #[cfg(test)]

@@ -10,7 +10,7 @@ use serde_json::{Map, Value, json};
 use crate::drafts::{self, Draft};
 use crate::identity::{canonical_data, sorted_text};
 use crate::keywords;
-use crate::refs;
+use crate::refs::{self, escape_token, fragment_of};
 use crate::sample;
 
 /// The root discriminated union as the harness reads SPEC §1, independently of the core.
@@ -975,24 +975,6 @@ impl<'a> Resolver<'a> {
         };
         found.map_or(Target::Unknown, Target::Node)
     }
-}
-
-/// A JSON pointer token (`~` → `~0`, `/` → `~1`).
-fn escape_token(token: &str) -> String {
-    token.replace('~', "~0").replace('/', "~1")
-}
-
-/// A JSON pointer as a URI fragment (percent-encoded where a fragment cannot hold it as is).
-fn fragment_of(pointer: &str) -> String {
-    let mut out = String::with_capacity(pointer.len());
-    for b in pointer.bytes() {
-        if b.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=:@/".contains(&b) {
-            out.push(char::from(b));
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
 }
 
 /// `(uri, fragment)` of a reference or an id.

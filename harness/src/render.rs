@@ -269,6 +269,90 @@ fn reuse_node(node: &mut Value, at: &str, first: &mut HashMap<String, String>) {
     }
 }
 
+/// A document in Pydantic's form ([`pydantic_models`]) with one union written inline at one of
+/// its places: the first union whose members are all `$ref`s to root definitions and that
+/// stands, written the same, at three places or more gets its members' definitions copied in
+/// (its `discriminator`, which maps to those references, dropped). The others stay the same
+/// `oneOf` of `$ref`s, so they still share one join (SPEC §6 decision 73), and the inline place
+/// flattens to that join's flat object on its own: what a hand-edited or merged schema writes.
+/// `None` when no union stands at three places.
+pub fn one_repeated_union_inline(document: &Value) -> Option<Value> {
+    let mut sites: Vec<(String, String)> = Vec::new();
+    if let Value::Object(root) = document {
+        for (key, value) in root {
+            if let Some(holds) = keywords::holds(key) {
+                referring_unions(holds, value, &format!("/{}", escape_token(key)), &mut sites);
+            }
+        }
+    }
+    let mut counts: HashMap<&str, usize> = HashMap::new();
+    for (_, text) in &sites {
+        *counts.entry(text.as_str()).or_default() += 1;
+    }
+    let (at, _) = sites.iter().find(|(_, text)| counts[text.as_str()] >= 3)?;
+    let mut out = document.clone();
+    let defs = document.get("$defs")?;
+    let node = out.pointer_mut(at)?.as_object_mut()?;
+    node.remove("discriminator");
+    for keyword in ["oneOf", "anyOf"] {
+        if let Some(Value::Array(members)) = node.get_mut(keyword) {
+            for member in members.iter_mut() {
+                let name = member.get("$ref")?.as_str()?.strip_prefix("#/$defs/")?;
+                *member = defs.get(name)?.clone();
+            }
+        }
+    }
+    Some(out)
+}
+
+/// The unions below one keyword's `value` at `at` whose members are all `$ref`s to root
+/// definitions, each with its text without annotations ([`one_repeated_union_inline`]).
+fn referring_unions(holds: Holds, value: &Value, at: &str, out: &mut Vec<(String, String)>) {
+    let mut node = |v: &Value, at: String| {
+        let Value::Object(map) = v else {
+            return;
+        };
+        let refers = ["oneOf", "anyOf"].iter().any(|k| {
+            map.get(*k)
+                .and_then(Value::as_array)
+                .is_some_and(|members| {
+                    !members.is_empty()
+                        && members.iter().all(|m| {
+                            m.get("$ref")
+                                .and_then(Value::as_str)
+                                .is_some_and(|r| r.starts_with("#/$defs/"))
+                        })
+                })
+        });
+        if refers {
+            let mut bare = map.clone();
+            for annotation in ["title", "description", "default", "examples"] {
+                bare.remove(annotation);
+            }
+            out.push((at.clone(), Value::Object(bare).to_string()));
+        }
+        for (key, value) in map {
+            if let Some(holds) = keywords::holds(key) {
+                referring_unions(holds, value, &format!("{at}/{}", escape_token(key)), out);
+            }
+        }
+    };
+    match (holds, value) {
+        (Holds::One, v) | (Holds::OneOrList, v @ Value::Object(_)) => node(v, at.to_owned()),
+        (Holds::List | Holds::OneOrList, Value::Array(members)) => {
+            for (i, m) in members.iter().enumerate() {
+                node(m, format!("{at}/{i}"));
+            }
+        }
+        (Holds::Map | Holds::MapOfSchemasOrNames, Value::Object(entries)) => {
+            for (name, v) in entries.iter().filter(|(_, v)| !v.is_array()) {
+                node(v, format!("{at}/{}", escape_token(name)));
+            }
+        }
+        _ => {}
+    }
+}
+
 /// Pydantic writes every model once, in `$defs`: the object members of each union below the
 /// root (in a field, an item, a nullable wrapper, a definition) become `$ref`s to definitions
 /// named by their content, with the `discriminator` mapping to them. One union used in several

@@ -1,9 +1,11 @@
 //! The hoisting of shared joins (SPEC §6 decision 73), a pass over the finished presentation:
 //! every flat object of a shared union that stands, the same, at two or more places is written
 //! once into the root definitions and referred to from each place, which keeps its own
-//! annotations; one that stands once is put back in place. A placeholder counts as its group's
-//! join, and so does everything inside that join, once per place the placeholder stands: the
-//! counts are those of the presentation with every join written out, without writing it out.
+//! annotations; one that stands once is put back in place. The places are counted in the
+//! presentation as it will be written: a placeholder is a place of its group's join, and so is an
+//! object written the same as a shared join without being one of its sites (a union written
+//! inline once); what stands inside a flat object is counted once, however many places it has,
+//! since it is written once, in place or hoisted (SPEC §6 decision 73).
 
 use serde_json::{Map, Value};
 
@@ -16,6 +18,7 @@ use crate::canonical::DataDigester;
 use crate::fast_path::{self, FastPath};
 use crate::fasthash::{FastMap, FastSet};
 use crate::keywords;
+use crate::wellformed::Facts;
 
 impl Projector<'_> {
     /// Hoists the shared joins of `out` and removes every placeholder and mark; the diagnostics
@@ -46,24 +49,24 @@ impl Projector<'_> {
             ids,
             counts: FastMap::default(),
             inner: FastMap::default(),
+            copies: None,
             names,
             defined: FastSet::default(),
             defs: Vec::new(),
             numbering,
             group_names: FastMap::default(),
         };
-        let mut counts = FastMap::default();
-        hoist.count(out, &mut counts);
-        // A site written as its reference at once is a place of its join, and of what stands
-        // inside that join, as a placeholder is.
+        hoist.copies = copies_allowed(self.facts).then(|| hoist.shapes());
+        hoist.count_root(out);
+        // A site written as its reference at once is a place of its join, and what stands
+        // inside that join stands once more only if nothing else put the join in place.
         for (&c, &n) in &sharing.direct_count {
-            *counts.entry(c).or_default() += n;
-            for (id, k) in hoist.inner_of(c) {
-                *counts.entry(id).or_default() += k * n;
-            }
+            hoist.place(c, n);
         }
-        hoist.counts = counts;
-        hoist.rewrite(out);
+        // The root holds the definitions: it is never a flat object of its own.
+        if let Value::Object(root) = out {
+            keywords::subschemas_mut(root, |_, child| hoist.rewrite(child));
+        }
         let Hoist {
             mut defs,
             group_names,
@@ -121,10 +124,17 @@ struct Hoist<'k> {
     bodies: Vec<Option<Map<String, Value>>>,
     /// Sharing key → identity.
     ids: FastMap<u128, usize>,
-    /// Identity → the number of places it stands at, every join written out.
+    /// Identity → the number of places it stands at in the presentation: a placeholder as its
+    /// group's join, and what stands inside an identity counted once, however many places that
+    /// identity has (it is written once: in place, or hoisted).
     counts: FastMap<usize, usize>,
-    /// Group → the identities inside its join and how often each stands there.
-    inner: FastMap<usize, Vec<(usize, usize)>>,
+    /// Identity → whether a placeholder, a marked object or a copy stands inside it, once it
+    /// has been counted ([`Hoist::place`]).
+    inner: FastMap<usize, bool>,
+    /// The shapes of the groups' joins ([`shape`]), where an object written the same as a
+    /// join without its mark (a union flattened on its own, the same flat object) may refer to
+    /// it instead ([`copies_allowed`]); `None` where not.
+    copies: Option<FastSet<(usize, usize)>>,
     /// Identity → its definition's number, name and `$ref`.
     names: FastMap<usize, DefinitionName>,
     /// The identities whose definitions are written (a name given at the projection comes
@@ -145,8 +155,18 @@ impl Hoist<'_> {
         *self.ids.entry(key).or_insert(next)
     }
 
-    /// Adds the places of every marked object and placeholder in `value` to `into`.
-    fn count(&mut self, value: &Value, into: &mut FastMap<usize, usize>) {
+    /// Counts the places of `root`'s flat objects ([`Hoist::count`]): the root itself is never
+    /// one (it holds the definitions).
+    fn count_root(&mut self, root: &Value) {
+        if let Value::Object(map) = root {
+            let mut found = false;
+            keywords::subschemas(map, |_, child| self.count(child, &mut found));
+        }
+    }
+
+    /// Adds the places of every marked object, placeholder and copy of a join ([`Hoist::copy_of`])
+    /// in `value` to the counts; `found` is set when there is one.
+    fn count(&mut self, value: &Value, found: &mut bool) {
         let Value::Object(map) = value else {
             return;
         };
@@ -154,34 +174,60 @@ impl Hoist<'_> {
             return;
         }
         if let Some(c) = place_of(map) {
-            *into.entry(c).or_default() += 1;
-            for (id, n) in self.inner_of(c) {
-                *into.entry(id).or_default() += n;
-            }
+            *found = true;
+            self.place(c, 1);
             return;
         }
-        if keywords::has(map, MARK) {
-            let id = self.id_of(map);
-            *into.entry(id).or_default() += 1;
+        let id = if keywords::has(map, MARK) {
+            Some(self.id_of(map))
+        } else {
+            self.copy_of(map)
+        };
+        let Some(id) = id else {
+            keywords::subschemas(map, |_, child| self.count(child, found));
+            return;
+        };
+        *found = true;
+        *self.counts.entry(id).or_default() += 1;
+        // What stands inside is counted at the identity's first place only: a later place
+        // holds the same, and the identity is written out once.
+        if !self.inner.contains_key(&id) {
+            let mut inside = false;
+            keywords::subschemas(map, |_, child| self.count(child, &mut inside));
+            self.inner.insert(id, inside);
         }
-        keywords::subschemas(map, |_, child| self.count(child, into));
     }
 
-    /// What stands inside group `c`'s join, counted once.
-    fn inner_of(&mut self, c: usize) -> Vec<(usize, usize)> {
-        if let Some(inner) = self.inner.get(&c) {
-            return inner.clone();
+    /// Adds `n` places of group `c`'s join, and, the first time, what stands inside that join.
+    fn place(&mut self, c: usize, n: usize) {
+        *self.counts.entry(c).or_default() += n;
+        if self.inner.contains_key(&c) {
+            return;
         }
-        let mut counts = FastMap::default();
+        let mut inside = false;
         // Out of its slot while its places are counted (a join cannot hold its own placeholder:
         // its group's join was finished before any placeholder of it was made).
         if let Some(body) = self.bodies.get_mut(c).and_then(Option::take) {
-            keywords::subschemas(&body, |_, child| self.count(child, &mut counts));
+            keywords::subschemas(&body, |_, child| self.count(child, &mut inside));
             self.bodies[c] = Some(body);
         }
-        let inner: Vec<(usize, usize)> = counts.into_iter().collect();
-        self.inner.insert(c, inner.clone());
-        inner
+        self.inner.insert(c, inside);
+    }
+
+    /// The group identity of `map`, an object without mark written the same as a group's join
+    /// (SPEC §6 decision 73: a union written inline once, whose flat object is a shared join),
+    /// where copies may refer to it ([`Hoist::copies`]).
+    fn copy_of(&self, map: &Map<String, Value>) -> Option<usize> {
+        if !self.copies.as_ref()?.contains(&shape(map)) {
+            return None;
+        }
+        let id = *self.ids.get(&marked_key(self.keys, map))?;
+        (id < self.bodies.len()).then_some(id)
+    }
+
+    /// The shapes of the groups' joins.
+    fn shapes(&self) -> FastSet<(usize, usize)> {
+        self.bodies.iter().flatten().map(shape).collect()
     }
 
     /// Group `c`'s join with what stands inside it rewritten (the same at every place: what it
@@ -195,9 +241,9 @@ impl Hoist<'_> {
             .get_mut(c)
             .and_then(Option::take)
             .unwrap_or_default();
-        // A join with no placeholder and no marked object inside (counted: [`Hoist::inner_of`])
+        // A join with no placeholder, marked object or copy inside (counted: [`Hoist::place`])
         // has nothing to rewrite: the walk would find only objects it leaves as they are.
-        let nothing_inside = self.inner.get(&c).is_some_and(Vec::is_empty);
+        let nothing_inside = self.inner.get(&c).is_some_and(|inside| !inside);
         if nothing_inside && fast_path::taken(FastPath::HoistSkip) {
             #[cfg(test)]
             super::share::tests::BODIES_NOT_WALKED
@@ -229,7 +275,11 @@ impl Hoist<'_> {
             *map = self.hoisted(c, group, full);
             return;
         }
-        let id = keywords::has(map, MARK).then(|| self.id_of(map));
+        let id = if keywords::has(map, MARK) {
+            Some(self.id_of(map))
+        } else {
+            self.copy_of(map).filter(|id| self.hoists(*id))
+        };
         keywords::subschemas_mut(map, |_, child| self.rewrite(child));
         if id.is_some() {
             map.shift_remove(MARK);
@@ -290,4 +340,32 @@ impl Hoist<'_> {
         site.extend(annotations);
         site
     }
+}
+
+/// What a join and its copy must have alike before their keys are compared: the number of
+/// their keywords but the site's annotations and the mark, and of their `properties`.
+fn shape(map: &Map<String, Value>) -> (usize, usize) {
+    let keywords = map
+        .keys()
+        .filter(|k| !is_site_annotation(k) && k.as_str() != MARK)
+        .count();
+    let properties = keywords::get(map, "properties")
+        .and_then(Value::as_object)
+        .map_or(usize::MAX, Map::len);
+    (keywords, properties)
+}
+
+/// Whether an object written the same as a shared join may be replaced by a reference to it:
+/// no reference of the document is read by URI or leads into a node below a root definition
+/// (such a reference would lose its target), so every reference the presentation holds names
+/// the root, a root definition or a definition the join added.
+fn copies_allowed(facts: &Facts) -> bool {
+    !facts.uses_uri_resolution
+        && !facts.ref_not_fragment
+        && facts.ref_targets.iter().all(|t| {
+            t.is_empty()
+                || ["/$defs/", "/definitions/"]
+                    .iter()
+                    .any(|c| t.strip_prefix(c).is_some_and(|name| !name.contains('/')))
+        })
 }

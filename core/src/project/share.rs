@@ -11,9 +11,9 @@
 //! schema as another site's exactly when the two name the same join, so they dedup and classify
 //! it as they would the flat object, without copying it into every site: the projection stays
 //! the size of its input. The hoisting (`hoist`) is a pass over the finished presentation, after
-//! the repair of references (which repairs each join once): it counts the flat objects as if
-//! every placeholder were its join, writes those standing twice or more once, and puts the
-//! others back in place. Only identical objects share.
+//! the repair of references (which repairs each join once): it counts where each flat object
+//! stands in the presentation (a placeholder as its join), writes those standing twice or more
+//! once, and puts the others back in place. Only identical objects share.
 
 use std::rc::Rc;
 
@@ -985,6 +985,76 @@ pub(super) mod tests {
         let skipped = held_to_the_walk(FastPath::HoistSkip, &BODIES_NOT_WALKED);
         eprintln!("{skipped} joins not walked");
         assert!(skipped >= 10, "{skipped} joins not walked");
+    }
+
+    /// A join is counted at the places it stands in the presentation (SPEC §6 decision 73): an
+    /// object written the same as a shared join (a union written inline once, flattened on its
+    /// own) is one of them and refers to the definition; a group whose join stands only inside
+    /// another hoisted join stands once, and stays in place there.
+    #[test]
+    fn a_join_is_counted_where_it_stands_in_the_presentation() {
+        let model = |kind: &str, field: &str| {
+            json!({"type": "object", "properties": {"kind": {"const": kind},
+                field: {"type": "string"}}, "required": ["kind"], "additionalProperties": false})
+        };
+        let union = |refs: &[&str]| {
+            let members: Vec<Value> = refs
+                .iter()
+                .map(|r| json!({"$ref": format!("#/$defs/{r}")}))
+                .collect();
+            json!({"oneOf": members})
+        };
+        let added = |out: &Value| -> Vec<String> {
+            out["$defs"]
+                .as_object()
+                .map(|d| {
+                    d.keys()
+                        .filter(|k| k.starts_with("flatjoin_union_"))
+                        .cloned()
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        let flat = |doc: &Value| {
+            crate::flatten(doc, &crate::Options::default())
+                .expect("flattens")
+                .schema
+        };
+        // Two places behind references and one written inline.
+        let doc = json!({"$defs": {"A": model("a", "x"), "B": model("b", "y")},
+            "type": "object", "properties": {"s0": union(&["A", "B"]), "s1": union(&["B", "A"]),
+            "inline": {"oneOf": [model("a", "x"), model("b", "y")]}}});
+        let out = flat(&doc);
+        assert_eq!(added(&out), ["flatjoin_union_1"], "{out}");
+        let reference = json!({"$ref": "#/$defs/flatjoin_union_1"});
+        for site in ["s0", "s1", "inline"] {
+            assert_eq!(out["properties"][site], reference, "{site}: {out}");
+        }
+        // Without a copy standing where it is not a site, a document with references into a
+        // definition's inside keeps the copy as it is (the reference would lose its target).
+        let mut into = doc.clone();
+        into["properties"]["r"] = json!({"$ref": "#/$defs/A/properties/x"});
+        let out = flat(&into);
+        assert_eq!(added(&out), ["flatjoin_union_1"], "{out}");
+        assert!(
+            out["properties"]["inline"].get("properties").is_some(),
+            "{out}"
+        );
+        // A group (`f`) whose sites are only inside the branches of another group's join: its
+        // join stands once, inside the hoisted outer join.
+        let doc = json!({"$defs": {"B": model("b", "y"), "C": model("c", "z"),
+            "P": {"type": "object", "properties": {"kind": {"const": "p"},
+                "f": union(&["B", "C"])}, "required": ["kind"]},
+            "Q": {"type": "object", "properties": {"kind": {"const": "q"},
+                "f": union(&["C", "B"])}, "required": ["kind"]}},
+            "type": "object", "properties": {"s0": union(&["P", "Q"]), "s1": union(&["Q", "P"])}});
+        let out = flat(&doc);
+        assert_eq!(added(&out), ["flatjoin_union_1"], "{out}");
+        let inner = &out["$defs"]["flatjoin_union_1"]["properties"]["f"];
+        assert!(
+            inner.get("$ref").is_none() && inner.get("properties").is_some(),
+            "{out}"
+        );
     }
 
     /// Writing a later standing site as its reference at once (SPEC §6 decision 86) gives the

@@ -19,7 +19,9 @@ use super::{
 use crate::drafts::{self, Draft};
 use crate::identity::{Forget, canonical_data, canonical_text, sorted_text};
 use crate::model::{Case, Form, Literal};
-use crate::render::{DIALECTS, Dialect, literal_value, render, render_as};
+use crate::render::{
+    DIALECTS, Dialect, literal_value, one_repeated_union_inline, render, render_as,
+};
 
 /// Branch-order invariance (model): the case with its root branches reversed and rotated yields a
 /// presentation structurally identical up to the order of alternatives and annotations. Skipped
@@ -188,7 +190,10 @@ pub fn compare_duplicate(base: &Value, other: &Value, tag: &str, fresh: &Value) 
 /// No blow-up on a union used at several places (SPEC §4, §6 decision 73), in Pydantic's form:
 /// the same `oneOf` of `$ref`s at each place, whose join must not be copied into each. The
 /// reference (Zod v4) form writes each place inline, so only this form can show a multiplied
-/// join; skipped where no union repeats or the form does not apply.
+/// join; skipped where no union repeats or the form does not apply. Judged again with one of
+/// the places written inline ([`one_repeated_union_inline`]), where one stands at three places
+/// or more: the inline place's flat object is the shared join's, which the presentation must
+/// not write beside its definition.
 pub fn no_blow_up_repeated_with(case: &Case, options: &Options, present: Present<'_>) -> Judged {
     let case = &case.normalized();
     if !case.repeats_union() {
@@ -197,14 +202,20 @@ pub fn no_blow_up_repeated_with(case: &Case, options: &Options, present: Present
     let Some(original) = render_as(case, Dialect::Pydantic) else {
         return Ok(Outcome::Skipped("no Pydantic form of this case".into()));
     };
-    let presentation = match present_with(present, &original, options, Oracle::NoBlowUp)? {
-        Ok(p) => p,
-        Err(skipped) => return Ok(skipped),
-    };
-    match super::one_flatten::blow_up(&original, options, &presentation) {
-        Some(message) => Err(violation(Oracle::NoBlowUp, message, &original, options)),
-        None => Ok(passed(1)),
+    let mixed = one_repeated_union_inline(&original);
+    let mut judged = 0;
+    for original in std::iter::once(original).chain(mixed) {
+        let presentation = match present_with(present, &original, options, Oracle::NoBlowUp)? {
+            Ok(p) => p,
+            Err(skipped) if judged == 0 => return Ok(skipped),
+            Err(_) => continue,
+        };
+        if let Some(message) = super::one_flatten::blow_up(&original, options, &presentation) {
+            return Err(violation(Oracle::NoBlowUp, message, &original, options));
+        }
+        judged += 1;
     }
+    Ok(passed(judged))
 }
 
 /// Folds [`no_blow_up_repeated_with`]'s outcome into the case's no-blow-up outcome: a violation

@@ -57,6 +57,11 @@ pub(crate) struct JoinDigests {
     /// By a reference's target (its address in the document): the target's digest when it is
     /// [closed], `None` when it is not.
     targets: RefCell<FastMap<usize, Option<u128>>>,
+    /// By a reference's target pointer: whether following the references from the target's
+    /// projection, a pure wrapper, leads back to it ([`leads_back`]). A target's projection is
+    /// memoized once and not replaced while it can be read, so the answer holds for the whole
+    /// projection.
+    leads_back: RefCell<FastMap<String, bool>>,
 }
 
 impl Default for JoinDigests {
@@ -65,6 +70,7 @@ impl Default for JoinDigests {
             seeds: random_seeds(),
             sums: RefCell::default(),
             targets: RefCell::default(),
+            leads_back: RefCell::default(),
         }
     }
 }
@@ -413,8 +419,9 @@ fn reference_target<'a>(
     Some((at, target))
 }
 
-/// The projection of a reference's target where the join may write it in the reference's place
-/// ([`projection_behind`], SPEC §6 decision 88), unless a reference followed from it leads back
+/// The projection of a reference's target where the join may write its members in the
+/// reference's place: a pure `anyOf`/`oneOf` wrapper ([`projection_behind`], SPEC §6 decision 88),
+/// unless a reference followed from it leads back
 /// to the target: a recursive union stays one reference (its members copied out would unroll
 /// the recursion once more, to a depth that depends on how the input spelled it). The join
 /// reads a reference to a pure wrapper union this way as the wrapper's members, as it reads the
@@ -424,8 +431,24 @@ pub(crate) fn expandable_projection<'a>(
     options: &KeyOptions<'a>,
 ) -> Option<&'a Value> {
     let projection = projection_behind(schema, options)?;
+    // Only a pure wrapper is read as its members: the walk below is for those alone (a model
+    // referred to from many properties was walked at every one, 20 % of the process on
+    // `pydantic-models-200`).
+    keywords::wrapper_members(projection.as_object()?)?;
     let at = crate::pointer::local_ref(keywords::get(schema.as_object()?, "$ref")?.as_str()?)?;
-    (!leads_back(options.document?, projection, &at)).then_some(projection)
+    let document = options.document?;
+    let back = match options.joins {
+        Some(joins) => {
+            let known = joins.leads_back.borrow().get(&at).copied();
+            known.unwrap_or_else(|| {
+                let back = leads_back(document, projection, &at);
+                joins.leads_back.borrow_mut().insert(at, back);
+                back
+            })
+        }
+        None => leads_back(document, projection, &at),
+    };
+    (!back).then_some(projection)
 }
 
 /// How many nodes [`leads_back`] reads before it answers yes.

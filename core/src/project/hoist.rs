@@ -134,7 +134,7 @@ struct Hoist<'k> {
     /// The shapes of the groups' joins ([`shape`]), where an object written the same as a
     /// join without its mark (a union flattened on its own, the same flat object) may refer to
     /// it instead ([`copies_allowed`]); `None` where not.
-    copies: Option<FastSet<(usize, usize)>>,
+    copies: Option<Shapes>,
     /// Identity → its definition's number, name and `$ref`.
     names: FastMap<usize, DefinitionName>,
     /// The identities whose definitions are written (a name given at the projection comes
@@ -218,7 +218,11 @@ impl Hoist<'_> {
     /// (SPEC §6 decision 73: a union written inline once, whose flat object is a shared join),
     /// where copies may refer to it ([`Hoist::copies`]).
     fn copy_of(&self, map: &Map<String, Value>) -> Option<usize> {
-        if !self.copies.as_ref()?.contains(&shape(map)) {
+        let shapes = self.copies.as_ref()?;
+        let properties = properties_len(map);
+        if !shapes.properties.contains(&properties)
+            || !shapes.both.contains(&(keyword_count(map), properties))
+        {
             return None;
         }
         let id = *self.ids.get(&marked_key(self.keys, map))?;
@@ -226,8 +230,17 @@ impl Hoist<'_> {
     }
 
     /// The shapes of the groups' joins.
-    fn shapes(&self) -> FastSet<(usize, usize)> {
-        self.bodies.iter().flatten().map(shape).collect()
+    fn shapes(&self) -> Shapes {
+        let both: FastSet<(usize, usize)> = self
+            .bodies
+            .iter()
+            .flatten()
+            .map(|b| (keyword_count(b), properties_len(b)))
+            .collect();
+        let mut properties: Vec<usize> = both.iter().map(|(_, p)| *p).collect();
+        properties.sort_unstable();
+        properties.dedup();
+        Shapes { properties, both }
     }
 
     /// Group `c`'s join with what stands inside it rewritten (the same at every place: what it
@@ -343,16 +356,27 @@ impl Hoist<'_> {
 }
 
 /// What a join and its copy must have alike before their keys are compared: the number of
-/// their keywords but the site's annotations and the mark, and of their `properties`.
-fn shape(map: &Map<String, Value>) -> (usize, usize) {
-    let keywords = map
-        .keys()
-        .filter(|k| !is_site_annotation(k) && k.as_str() != MARK)
-        .count();
-    let properties = keywords::get(map, "properties")
+/// their `properties` (looked up first: most objects of a presentation have none, and a join
+/// has some), and of their keywords but the site's annotations and the mark.
+struct Shapes {
+    /// The joins' numbers of `properties` (`usize::MAX`: none), each once.
+    properties: Vec<usize>,
+    /// The joins' (keywords, properties) pairs.
+    both: FastSet<(usize, usize)>,
+}
+
+/// The number of `map`'s `properties`, `usize::MAX` where it has none.
+fn properties_len(map: &Map<String, Value>) -> usize {
+    keywords::get(map, "properties")
         .and_then(Value::as_object)
-        .map_or(usize::MAX, Map::len);
-    (keywords, properties)
+        .map_or(usize::MAX, Map::len)
+}
+
+/// The number of `map`'s keywords but the site's annotations and the mark.
+fn keyword_count(map: &Map<String, Value>) -> usize {
+    map.keys()
+        .filter(|k| !is_site_annotation(k) && k.as_str() != MARK)
+        .count()
 }
 
 /// Whether an object written the same as a shared join may be replaced by a reference to it:

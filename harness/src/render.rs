@@ -269,8 +269,8 @@ fn reuse_node(node: &mut Value, at: &str, first: &mut HashMap<String, String>) {
     }
 }
 
-/// A document in Pydantic's form ([`pydantic_models`]) with one union written inline at one of
-/// its places: the first union whose members are all `$ref`s to root definitions and that
+/// A document in Pydantic's form (as [`render_as`] writes it) with one union written inline at
+/// one of its places: the first union whose members are all `$ref`s to root definitions and that
 /// stands, written the same, at three places or more gets its members' definitions copied in
 /// (its `discriminator`, which maps to those references, dropped). The others stay the same
 /// `oneOf` of `$ref`s, so they still share one join (SPEC §6 decision 73), and the inline place

@@ -131,7 +131,7 @@ struct Hoist<'k> {
     /// Identity → whether a placeholder, a marked object or a copy stands inside it, once it
     /// has been counted ([`Hoist::place`]).
     inner: FastMap<usize, bool>,
-    /// The shapes of the groups' joins ([`shape`]), where an object written the same as a
+    /// The shapes of the groups' joins ([`Shapes`]), where an object written the same as a
     /// join without its mark (a union flattened on its own, the same flat object) may refer to
     /// it instead ([`copies_allowed`]); `None` where not.
     copies: Option<Shapes>,

@@ -10,9 +10,27 @@ const MAX_HOPS: usize = 8;
 
 /// Resolves a local `$ref` against the document root: `#`, a JSON pointer `#/...`
 /// (percent-encoded or not), or a plain-name fragment `#name` — the root resource's
-/// `"$anchor": "name"` (2019-09 on) or `"$id": "#name"` (draft-07). An anchor inside an embedded
-/// resource (a subschema with its own non-fragment `$id`) belongs to that resource, not the root's.
+/// `"$anchor": "name"` (2019-09 on), `"$id": "#name"` (draft-06, draft-07) or `"id": "#name"`
+/// (draft-04). An anchor inside an embedded resource (a subschema with its own non-fragment
+/// id) belongs to that resource, not the root's.
 pub fn resolve<'a>(root: &'a Value, reference: &str) -> Option<&'a Value> {
+    resolve_in(root, reference, id_keyword(root))
+}
+
+/// The keyword that names a resource in `root`'s draft: `id` in draft-04, `$id` after it.
+fn id_keyword(root: &Value) -> &'static str {
+    use crate::drafts::{Draft, declared};
+    if declared(root) == Draft::Draft4 {
+        "id"
+    } else {
+        "$id"
+    }
+}
+
+/// [`resolve`] within `resource` (the root or an embedded resource) of a document whose draft
+/// names resources with `id_keyword`.
+fn resolve_in<'a>(resource: &'a Value, reference: &str, id_keyword: &str) -> Option<&'a Value> {
+    let root = resource;
     let fragment = reference.strip_prefix('#')?;
     if fragment.is_empty() {
         return Some(root);
@@ -21,17 +39,18 @@ pub fn resolve<'a>(root: &'a Value, reference: &str) -> Option<&'a Value> {
     if decoded.starts_with('/') {
         return root.pointer(&decoded);
     }
-    anchor(root, &decoded)
+    anchor(root, &decoded, id_keyword)
 }
 
-/// The node of the root resource named `name` by `$anchor` or by a draft-07 `$id: "#name"`.
-fn anchor<'a>(root: &'a Value, name: &str) -> Option<&'a Value> {
+/// The node of the resource `root` named `name` by `$anchor` or by a fragment id (`$id: "#name"`
+/// in draft-06 and draft-07, `id: "#name"` in draft-04: `id_keyword`).
+fn anchor<'a>(root: &'a Value, name: &str, id_keyword: &str) -> Option<&'a Value> {
     let mut found = None;
     crate::keywords::walk_pruned(root, &mut |node| {
         if found.is_some() {
             return false;
         }
-        let id = node.get("$id").and_then(Value::as_str);
+        let id = node.get(id_keyword).and_then(Value::as_str);
         if !std::ptr::eq(node, root) && id.is_some_and(|id| !id.starts_with('#')) {
             // An embedded resource: its anchors are its own.
             return false;
@@ -108,8 +127,10 @@ struct Resources<'a> {
     nodes: Vec<&'a Value>,
     /// The resource of each node, by address.
     resource: HashMap<*const Value, &'a Value>,
-    /// The embedded resources by their `$id`.
+    /// The embedded resources by their id.
     by_id: HashMap<&'a str, &'a Value>,
+    /// The keyword that names a resource in the document's draft (`id` in draft-04).
+    id_keyword: &'static str,
 }
 
 impl<'a> Resources<'a> {
@@ -119,12 +140,13 @@ impl<'a> Resources<'a> {
             nodes.push(node);
             true
         });
+        let id_keyword = id_keyword(root);
         let mut by_id = HashMap::new();
         let mut resource = HashMap::new();
         // Walk order puts an outer resource before the ones inside it, so an inner resource's
         // marks overwrite its parent's.
         for &node in &nodes {
-            let id = node.get("$id").and_then(Value::as_str);
+            let id = node.get(id_keyword).and_then(Value::as_str);
             let embedded = std::ptr::eq(node, root) || id.is_some_and(|id| !id.starts_with('#'));
             if !embedded {
                 continue;
@@ -141,6 +163,7 @@ impl<'a> Resources<'a> {
             nodes,
             resource,
             by_id,
+            id_keyword,
         }
     }
 
@@ -168,7 +191,8 @@ impl<'a> Resources<'a> {
         } else {
             self.by_id.get(base).copied()
         };
-        if let Some(target) = resource.and_then(|r| resolve(r, &format!("#{fragment}"))) {
+        let target = resource.and_then(|r| resolve_in(r, &format!("#{fragment}"), self.id_keyword));
+        if let Some(target) = target {
             next.push(target);
         }
         next
@@ -203,12 +227,7 @@ pub(crate) fn percent_decode(text: &str) -> String {
 /// differently from the spec and from the core (found by `reports/soak.sh`, seed 27). Only ids
 /// written as absolute URIs are compared.
 pub fn shared_resource_uri(root: &Value) -> Option<String> {
-    use crate::drafts::{Draft, declared};
-    let id_keyword = if declared(root) == Draft::Draft4 {
-        "id"
-    } else {
-        "$id"
-    };
+    let id_keyword = id_keyword(root);
     let mut seen: HashMap<&str, &Value> = HashMap::new();
     let mut shared = None;
     crate::keywords::walk_pruned(root, &mut |node| {
@@ -308,6 +327,15 @@ mod tests {
             json!({"$defs": {"e": {"$id": "https://flatjoin.invalid/e", "not": {"$ref": "#"}}}}),
             json!({"$defs": {"e": {"$id": "https://flatjoin.invalid/e",
                    "anyOf": [{"$ref": "https://flatjoin.invalid/e#/anyOf/0"}]}}}),
+            // Draft-04 names a resource and an anchor with `id` (the seed-20261211 hunt's
+            // unexplained disagreements: an embedded resource's cycle read as the root's
+            // unresolved pointer).
+            json!({"$schema": "http://json-schema.org/draft-04/schema#",
+                   "additionalProperties": {"id": "https://flatjoin.invalid/e",
+                   "definitions": {"inner": {"$ref": "#/definitions/inner"}},
+                   "allOf": [{"$ref": "#/definitions/inner"}]}}),
+            json!({"$schema": "http://json-schema.org/draft-04/schema#",
+                   "definitions": {"a": {"id": "#here", "allOf": [{"$ref": "#here"}]}}}),
         ] {
             assert!(has_cycle_without_progress(&cyclic), "{cyclic}");
         }
@@ -325,6 +353,12 @@ mod tests {
             json!({"$defs": {"inner": {"$ref": "#/properties/p"}},
                    "properties": {"p": {"$id": "https://flatjoin.invalid/e",
                    "$defs": {"inner": {"type": "integer"}}, "$ref": "#/$defs/inner"}}}),
+            // In draft-04 `$id` is no keyword: the pointer is the root's, which has no cycle.
+            json!({"$schema": "http://json-schema.org/draft-04/schema#",
+                   "definitions": {"inner": {"type": "integer"}},
+                   "properties": {"p": {"$id": "https://flatjoin.invalid/e",
+                   "definitions": {"inner": {"$ref": "#/definitions/inner"}},
+                   "allOf": [{"$ref": "#/definitions/inner"}]}}}),
             json!(true),
         ] {
             assert!(!has_cycle_without_progress(&progressing), "{progressing}");

@@ -268,7 +268,8 @@ pub struct Outcomes {
     /// Static soundness: `covers` answered unknown.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub static_unknown: usize,
-    /// Validator disagreements on originals with a reference cycle without progress.
+    /// Validator disagreements where the spec leaves the answer open (reference cycles without
+    /// progress, draft-04's integral floats).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub undefined_disagreements: usize,
     /// Unexplained validator disagreements.

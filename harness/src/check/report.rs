@@ -246,7 +246,7 @@ fn widening(md: &mut String, widenings: &[f64]) {
 fn disagreements(md: &mut String, result: &CheckResult) {
     md.push_str(&format!(
         "\n## Validator disagreements\n\nValues on which `boon` and `jsonschema` disagree about an original are set aside (not counted as join bugs):\n\n\
-         - on an original with a reference cycle that makes no progress through the instance (`$ref`s and in-place applicators that return to where they started; the spec leaves infinite recursive nesting undefined, `jsonschema` counts re-entry as valid and `boon` as an error): {}\n\
+         - where the spec leaves the answer open: on an original with a reference cycle that makes no progress through the instance (`$ref`s and in-place applicators that return to where they started; the spec leaves infinite recursive nesting undefined, `jsonschema` counts re-entry as valid and `boon` as an error), or on a draft-04 original and a value with a float whose fraction is zero (`1.0`), on which the validators agree once such numbers are written as integers (draft-04's `integer` is a number \"without a fraction or exponent part\"; the Test Suite's `zeroTerminatedFloats` is optional): {}\n\
          - unexplained: {}\n",
         result.undefined_disagreements, result.unexplained_disagreements
     ));

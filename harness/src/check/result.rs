@@ -111,8 +111,9 @@ pub struct CheckResult {
     pub disagreements: Vec<Value>,
     /// How many such unexplained disagreements there were in all.
     pub unexplained_disagreements: usize,
-    /// Disagreements on originals with a reference cycle without progress (undefined by the
-    /// spec: `jsonschema` counts re-entry as valid, `boon` as an error).
+    /// Disagreements where the spec leaves the answer open: originals with a reference cycle
+    /// without progress (undefined: `jsonschema` counts re-entry as valid, `boon` as an error),
+    /// draft-04's floats with a zero fraction read as integers or not.
     pub undefined_disagreements: usize,
     /// Violations, with the regression file written for each (generated ones only).
     pub violations: Vec<(Violation, Option<PathBuf>)>,
@@ -332,7 +333,7 @@ impl CheckResult {
             ));
         }
         out.push_str(&format!(
-            "static covers: {} yes, {} unknown; validator disagreements: {} unexplained, {} on reference cycles without progress\n",
+            "static covers: {} yes, {} unknown; validator disagreements: {} unexplained, {} where the spec leaves the answer open\n",
             self.static_yes,
             self.static_unknown,
             self.unexplained_disagreements,

@@ -16,13 +16,56 @@ use crate::drafts::{self, Draft};
 use crate::identity::{Forget, canonical_text};
 use crate::refs;
 
+/// Whether a disagreement on `value` is draft-04's open question whether a number written with a
+/// zero fraction (`1.0`) is an `integer`: the original is draft-04 (whose `integer` is "a JSON
+/// number without a fraction or exponent part"; the Test Suite's `zeroTerminatedFloats` for it is
+/// optional, and `jsonschema` and `boon` answer it differently), `value` holds such a number, and
+/// with each one written as an integer the two validators agree.
+fn integral_floats_explain(subject: &Subject, second: &super::Boon, value: &Value) -> bool {
+    if drafts::declared(&subject.original) != Draft::Draft4 {
+        return false;
+    }
+    let mut found = false;
+    let integers = integral_floats_as_integers(value, &mut found);
+    found && subject.original_judge.is_valid(&integers) == second.is_valid(&integers)
+}
+
+/// `value` with every number that is a float with a zero fraction (and fits an `i64`) written as
+/// an integer; `found` says whether there was one. Recursion follows the value, which the
+/// sampler drew from a schema no deeper than [`flatjoin::MAX_DEPTH`].
+fn integral_floats_as_integers(value: &Value, found: &mut bool) -> Value {
+    match value {
+        Value::Number(n) if n.is_f64() => match n.as_f64() {
+            #[allow(clippy::cast_possible_truncation, reason = "range checked first")]
+            Some(f) if f.fract() == 0.0 && f.abs() < 9.0e15 => {
+                *found = true;
+                Value::from(f as i64)
+            }
+            _ => value.clone(),
+        },
+        Value::Array(items) => Value::Array(
+            items
+                .iter()
+                .map(|v| integral_floats_as_integers(v, found))
+                .collect(),
+        ),
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .map(|(k, v)| (k.clone(), integral_floats_as_integers(v, found)))
+                .collect(),
+        ),
+        _ => value.clone(),
+    }
+}
+
 impl Subject {
     /// Soundness (SPEC I3), dynamic: every sampled branch value the original accepts is accepted
     /// by the presentation. Under `declared` the sampler only adds keys no branch declares, which
     /// is the promised set; another value the presentation rejects counts only when the original
     /// restricted to that set accepts it. Values where boon disagrees with jsonschema on the original are set
-    /// aside as validator disagreements: undefined ones when the original holds a reference cycle
-    /// without progress, the rest listed with their original for triage.
+    /// aside as validator disagreements: counted as left open by the spec when the original holds a
+    /// reference cycle without progress or [`integral_floats_explain`] the disagreement, the rest
+    /// listed with their original for triage.
     pub fn soundness(&self) -> Judged {
         let mut measure = Measure::default();
         let mut cyclic = None;
@@ -35,6 +78,7 @@ impl Subject {
                 {
                     if *cyclic
                         .get_or_insert_with(|| refs::has_cycle_without_progress(&self.original))
+                        || integral_floats_explain(self, second, value)
                     {
                         measure.undefined_disagreements += 1;
                     } else {

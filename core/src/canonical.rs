@@ -425,7 +425,10 @@ fn reference_target<'a>(
 /// to the target: a recursive union stays one reference (its members copied out would unroll
 /// the recursion once more, to a depth that depends on how the input spelled it). The join
 /// reads a reference to a pure wrapper union this way as the wrapper's members, as it reads the
-/// wrapper itself (SPEC §3 step 3).
+/// wrapper itself (SPEC §3 step 3). Where the target is a part of a schema (not the root or a
+/// root definition: a form that reuses a schema by the path of its first occurrence), a reference
+/// to a node holding it is no way back: the wrapper written where the reference stands, as
+/// another form writes it, is read as its members too.
 pub(crate) fn expandable_projection<'a>(
     schema: &Value,
     options: &KeyOptions<'a>,
@@ -441,12 +444,22 @@ pub(crate) fn expandable_projection<'a>(
         Some(joins) => {
             let known = joins.leads_back.borrow().get(&at).copied();
             known.unwrap_or_else(|| {
-                let back = leads_back(document, projection, &at);
+                let back = leads_back(
+                    document,
+                    projection,
+                    &at,
+                    crate::pointer::is_root_definition(&at),
+                );
                 joins.leads_back.borrow_mut().insert(at, back);
                 back
             })
         }
-        None => leads_back(document, projection, &at),
+        None => leads_back(
+            document,
+            projection,
+            &at,
+            crate::pointer::is_root_definition(&at),
+        ),
     };
     (!back).then_some(projection)
 }
@@ -455,10 +468,10 @@ pub(crate) fn expandable_projection<'a>(
 const LEADS_BACK_BUDGET: usize = 4096;
 
 /// Whether following the references in `from`, and in the nodes of `document` they reach, comes
-/// back to the node at `target` or to one holding it (a cycle through the target); yes for a
-/// reference that is not a local pointer or resolves nowhere, and past [`LEADS_BACK_BUDGET`]
-/// nodes.
-fn leads_back(document: &Value, from: &Value, target: &str) -> bool {
+/// back to the node at `target` or, with `holders`, to one holding it (a cycle through the
+/// target); yes for a reference that is not a local pointer or resolves nowhere, and past
+/// [`LEADS_BACK_BUDGET`] nodes.
+fn leads_back(document: &Value, from: &Value, target: &str, holders: bool) -> bool {
     let mut budget = LEADS_BACK_BUDGET;
     let mut followed: FastSet<String> = FastSet::default();
     let mut stack = vec![from];
@@ -478,7 +491,7 @@ fn leads_back(document: &Value, from: &Value, target: &str) -> bool {
                 t.strip_prefix(at.as_str())
                     .is_some_and(|r| r.starts_with('/'))
             };
-            if target == at || holds(target) {
+            if target == at || (holders && holds(target)) {
                 return true;
             }
             if followed.insert(at.clone()) {
@@ -1569,6 +1582,43 @@ mod tests {
             };
             assert_eq!(expandable_projection(&r, &options), None);
             assert!(projection_behind(&r, &options).is_some());
+        }
+        {
+            // A wrapper inside a definition (a reuse by path) whose member refers to the
+            // definition holding it is read as its members; the definition's own wrapper is not.
+            let d = json!({"$defs": {"D": {"type": "object", "properties": {"value":
+                {"anyOf": [{"$ref": "#/$defs/D"}, {"type": "null"}]}}}}});
+            let inner = d["$defs"]["D"]["properties"]["value"].clone();
+            let memo = |at: &str| (at == "/$defs/D/properties/value").then_some(&inner);
+            let options = KeyOptions {
+                draft: latest,
+                document: Some(&d),
+                projected: Some(&memo),
+                ..KeyOptions::default()
+            };
+            let by_path = json!({"$ref": "#/$defs/D/properties/value"});
+            assert_eq!(expandable_projection(&by_path, &options), Some(&inner));
+            let d = json!({"$defs": {"W": {"anyOf": [{"$ref": "#/$defs/W"}, {"type": "null"}]},
+                "D": {"properties": {"value": {"anyOf": [{"$ref": "#/$defs/D/properties/value"},
+                {"type": "null"}]}}}}});
+            for (at, reference) in [
+                ("/$defs/W", "#/$defs/W"),
+                ("/$defs/D/properties/value", "#/$defs/D/properties/value"),
+            ] {
+                let target = crate::pointer::get(&d, at).expect("target").clone();
+                let memo = |p: &str| (p == at).then_some(&target);
+                let options = KeyOptions {
+                    draft: latest,
+                    document: Some(&d),
+                    projected: Some(&memo),
+                    ..KeyOptions::default()
+                };
+                // A wrapper that refers to itself stays one reference, wherever it stands.
+                assert_eq!(
+                    expandable_projection(&json!({"$ref": reference}), &options),
+                    None
+                );
+            }
         }
         let (string, null) = (json!({"type": "string"}), json!({"type": "null"}));
         let all = vec![string.clone(), null.clone(), r.clone()];

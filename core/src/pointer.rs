@@ -139,6 +139,16 @@ impl<'a> Enclosing<'a> {
     }
 }
 
+/// Whether `ptr` is the root or a root definition (`/$defs/name`, `/definitions/name`): a
+/// place a reference names as a whole, where a reference elsewhere names a part of a schema
+/// (zod-to-json-schema's reuse of a schema's first occurrence by its path).
+pub(crate) fn is_root_definition(ptr: &str) -> bool {
+    ptr.is_empty()
+        || ["/$defs/", "/definitions/"]
+            .iter()
+            .any(|c| ptr.strip_prefix(c).is_some_and(|name| !name.contains('/')))
+}
+
 /// Whether `ptr` is `at` or lies under it (`at` then `/`).
 pub(crate) fn is_at_or_under(ptr: &str, at: &str) -> bool {
     ptr.strip_prefix(at)

@@ -43,6 +43,28 @@ pub struct Forget {
     pub references: bool,
 }
 
+impl Forget {
+    /// What branch-order invariance forgets: the order of alternatives, and where references
+    /// point (read as their targets): which of a reference and an inline copy of its target
+    /// the join keeps is the first alternative's spelling (SPEC §6 decision 88), so it follows
+    /// the branches' order.
+    pub const BRANCH_ORDER: Forget = Forget {
+        alternative_order: true,
+        dialect: false,
+        draft04: false,
+        references: true,
+    };
+
+    /// What dialect invariance forgets: the dialect's spelling, and where references point
+    /// (one form writes behind a `$ref` what another writes in place).
+    pub const DIALECT: Forget = Forget {
+        alternative_order: false,
+        dialect: true,
+        draft04: false,
+        references: true,
+    };
+}
+
 /// How deep [`inline`] expands nested references.
 const MAX_INLINE_DEPTH: usize = 16;
 
@@ -90,14 +112,42 @@ pub fn canonical_text(schema: &Value, forget: Forget) -> String {
         schema
     };
     let mut root = canonical_schema(schema, forget);
-    if forget.dialect
-        && let Value::Object(map) = &mut root
-    {
-        for key in ["$schema", "$id", "$defs", "definitions"] {
-            map.remove(key);
+    if let Value::Object(map) = &mut root {
+        if forget.dialect {
+            for key in ["$schema", "$id", "$defs", "definitions"] {
+                map.remove(key);
+            }
+        } else if forget.references {
+            // Every reference read as its target: the definitions say nothing more, unless a
+            // reference stayed (a cycle) and may lead into them.
+            let mut rest = map.clone();
+            rest.remove("$defs");
+            rest.remove("definitions");
+            if !holds_reference(&Value::Object(rest)) {
+                map.remove("$defs");
+                map.remove("definitions");
+            }
         }
     }
     sorted_text(&root)
+}
+
+/// Whether `value` has a `$ref` key anywhere (an explicit stack: no recursion on input).
+fn holds_reference(value: &Value) -> bool {
+    let mut stack = vec![value];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Object(map) => {
+                if map.contains_key("$ref") {
+                    return true;
+                }
+                stack.extend(map.values());
+            }
+            Value::Array(items) => stack.extend(items),
+            _ => {}
+        }
+    }
+    false
 }
 
 /// Whether two schemas are structurally identical (annotations, key order and the order of
@@ -279,6 +329,30 @@ fn write_sorted(value: &Value, out: &mut String) {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn branch_order_reads_a_reference_as_its_target_and_forgets_definitions_then() {
+        let text = |v: Value| canonical_text(&v, Forget::BRANCH_ORDER);
+        let object = json!({"type": "object", "additionalProperties": false});
+        let inline = json!({"properties": {"data": {"anyOf": [object, {"type": "null"}]}}});
+        let referred = json!({"properties": {"data": {"anyOf": [{"$ref": "#/$defs/D0"},
+            {"type": "null"}]}}, "$defs": {"D0": object}});
+        assert_eq!(text(inline.clone()), text(referred.clone()));
+        // What the reference leads to still counts, and so do definitions a reference that
+        // stayed (a cycle) may lead into.
+        let other = json!({"properties": {"data": {"anyOf": [{"$ref": "#/$defs/D0"},
+            {"type": "null"}]}}, "$defs": {"D0": {"type": "string"}}});
+        assert_ne!(text(inline), text(other));
+        let cycle = |leaf: Value| {
+            json!({"$ref": "#/$defs/T", "$defs": {"T": {"properties": {"next": {"$ref":
+                "#/$defs/T"}}}, "U": leaf}})
+        };
+        assert_ne!(text(cycle(json!(true))), text(cycle(json!(false))));
+        assert_ne!(
+            text(referred.clone()),
+            canonical_text(&referred, Forget::default())
+        );
+    }
 
     #[test]
     fn repeated_members_of_enum_required_and_type_are_one_member() {

@@ -386,10 +386,8 @@ fn keyword_count(map: &Map<String, Value>) -> usize {
 fn copies_allowed(facts: &Facts) -> bool {
     !facts.uses_uri_resolution
         && !facts.ref_not_fragment
-        && facts.ref_targets.iter().all(|t| {
-            t.is_empty()
-                || ["/$defs/", "/definitions/"]
-                    .iter()
-                    .any(|c| t.strip_prefix(c).is_some_and(|name| !name.contains('/')))
-        })
+        && facts
+            .ref_targets
+            .iter()
+            .all(|t| crate::pointer::is_root_definition(t))
 }

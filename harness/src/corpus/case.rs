@@ -247,25 +247,9 @@ pub fn compare_variant_with(
 ) -> (Oracle, Outcome) {
     let base = &subject.flattened.schema;
     let (oracle, forget) = match compare {
-        c if c.starts_with(Oracle::Dialect.name()) => (
-            Oracle::Dialect,
-            Forget {
-                alternative_order: false,
-                dialect: true,
-                draft04: false,
-                references: true,
-            },
-        ),
+        c if c.starts_with(Oracle::Dialect.name()) => (Oracle::Dialect, Forget::DIALECT),
         c if c == Oracle::DuplicateBranch.name() => (Oracle::DuplicateBranch, Forget::default()),
-        _ => (
-            Oracle::BranchOrder,
-            Forget {
-                alternative_order: true,
-                dialect: false,
-                draft04: false,
-                references: false,
-            },
-        ),
+        _ => (Oracle::BranchOrder, Forget::BRANCH_ORDER),
     };
     let violation = |message: String| Violation {
         oracle,

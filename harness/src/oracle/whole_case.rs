@@ -47,12 +47,7 @@ pub fn branch_order_invariance_with(
         Ok(p) => p,
         Err(skipped) => return Ok(skipped),
     };
-    let forget = Forget {
-        alternative_order: true,
-        dialect: false,
-        draft04: false,
-        references: false,
-    };
+    let forget = Forget::BRANCH_ORDER;
     let mut checked = 0;
     for permutation in ["reversed", "rotated"] {
         let mut permuted = case.clone();
@@ -244,12 +239,7 @@ pub fn dialect_invariance_with(case: &Case, options: &Options, present: Present<
         Ok(p) => p,
         Err(skipped) => return Ok(skipped),
     };
-    let forget = Forget {
-        alternative_order: false,
-        dialect: true,
-        draft04: false,
-        references: true,
-    };
+    let forget = Forget::DIALECT;
     let base_text = canonical_text(&base, forget);
     let mut checked = 0;
     for dialect in DIALECTS.iter().skip(1) {

@@ -62,10 +62,11 @@ impl Subject {
     /// Soundness (SPEC I3), dynamic: every sampled branch value the original accepts is accepted
     /// by the presentation. Under `declared` the sampler only adds keys no branch declares, which
     /// is the promised set; another value the presentation rejects counts only when the original
-    /// restricted to that set accepts it. Values where boon disagrees with jsonschema on the original are set
-    /// aside as validator disagreements: counted as left open by the spec when the original holds a
-    /// reference cycle without progress or [`integral_floats_explain`] the disagreement, the rest
-    /// listed with their original for triage.
+    /// restricted to that set accepts it. Values where boon disagrees with jsonschema on the
+    /// original are set aside as validator disagreements: counted as left open by the spec when
+    /// the original holds a reference cycle without progress or draft-04's integral floats
+    /// explain the disagreement (SPEC §6 decision 28), the rest listed with their original for
+    /// triage.
     pub fn soundness(&self) -> Judged {
         let mut measure = Measure::default();
         let mut cyclic = None;

@@ -344,6 +344,9 @@ impl<'a> Restriction<'a> {
                         Target::Unknown => return None,
                     })
                 }
+                // What a keyword the draft does not have holds is data (draft-04's `then`): no
+                // reference in it is followed or rewritten (SPEC §6 decision 87).
+                _ if !self.draft.knows(key) => value.clone(),
                 _ => {
                     let mut failed = false;
                     let mapped = keywords::map_subschemas(key, value, &mut |sub| {
@@ -1295,6 +1298,26 @@ mod tests {
                     "not": {"properties": {"n": {"$ref": "#here"}}, "required": ["n"]}}),
                 vec![json!({"x": {"a": "s", "b": 1}})],
                 vec![json!({"x": {"a": "s"}})],
+            ),
+            (
+                // Draft-04, an overlapping `oneOf` whose member refers to the root (so the
+                // references of the kept members go to a copy of the original) and a `then`,
+                // data in draft-04, holding a `$ref` that resolves nowhere from the root: the
+                // copy took it for a reference and gave up, and the restriction was the original
+                // (`flatjoin check --seed 20261207`, open-world case 56300).
+                "draft-04 data holding a reference, in a copy of the original",
+                json!({"$schema": DRAFT04, "oneOf": [
+                    {"type": "object", "properties": {"op": {"const": "b0"}}, "required": ["op"],
+                        "additionalProperties": false,
+                        "then": {"anyOf": [{"$ref": "#/definitions/Inner"}],
+                            "definitions": {"Inner": {"type": "object"}}}},
+                    {"type": "object", "properties": {"op": {"const": "b1"}}, "required": ["op"]},
+                    {"type": "object", "properties": {"op": {"enum": ["b2"]},
+                        "p0": {"type": "array", "items": [{}], "additionalItems": {"$ref": "#"},
+                            "uniqueItems": true}},
+                        "required": ["op", "p0"]}]}),
+                vec![json!({"op": "b2", "p0": [1, "a", 1]})],
+                vec![json!({"op": "b1", "q": 1})],
             ),
         ]
     }

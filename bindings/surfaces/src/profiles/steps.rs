@@ -619,17 +619,21 @@ fn modernize_bounds(map: &mut Map<String, Value>) {
 /// A draft-04 document is lowered as its draft-07 equivalent (SPEC §6 decision 36): the
 /// providers and every profile read draft-06 and later words, so a draft-04 presentation is first
 /// spelled as draft-07 says the same or less — boolean exclusive bounds as numbers (the same
-/// values), `const` dropped (draft-04 does not know it: it asserts nothing there), `id` as `$id`,
-/// `$schema` draft-07 (whose `integer` also takes `1.0`: looser, so sound). Any other draft is
-/// left as it is.
+/// values), `const` dropped (draft-04 does not know it: it asserts nothing there), and so are
+/// the subschema keywords draft-07 has and draft-04 does not (`contains`, `propertyNames`,
+/// `if`/`then`/`else`: data in draft-04, asserting under draft-07), `id` as `$id`, `$schema`
+/// draft-07 (whose `integer` also takes `1.0`: looser, so sound). Any other draft is left as it
+/// is.
 pub fn draft04_as_draft07(schema: &mut Value) {
-    if flatjoin::Draft::of(schema) != flatjoin::Draft::Draft4 {
+    use flatjoin::Draft;
+    if Draft::of(schema) != Draft::Draft4 {
         return;
     }
     walk::transform_bottom_up(schema, "", &mut |_, node| {
         let Value::Object(map) = node else { return };
         modernize_bounds(map);
         map.shift_remove("const");
+        map.retain(|k, _| Draft::Draft4.knows(k) || !Draft::Draft7.knows(k));
         if map.get("id").is_some_and(Value::is_string)
             && let Some(id) = map.shift_remove("id")
         {
@@ -918,6 +922,31 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+
+    /// What draft-04 reads as data is not made to assert by the draft-07 spelling: `contains`,
+    /// `propertyNames` and `if`/`then`/`else` go, as `const` does; property names stay.
+    #[test]
+    fn a_draft04_presentation_spelled_as_draft07_asserts_nothing_more() {
+        let data = json!({"required": ["x"]});
+        let mut schema = json!({
+            "$schema": "http://json-schema.org/draft-04/schema#",
+            "type": "object",
+            "properties": {
+                "if": {"type": "string"},
+                "p0": {"type": "array", "contains": {"type": "null"}, "propertyNames":
+                    {"maxLength": 1}, "if": data, "then": false, "else": false, "const": 1},
+            },
+        });
+        draft04_as_draft07(&mut schema);
+        assert_eq!(
+            schema,
+            json!({
+                "$schema": "http://json-schema.org/draft-07/schema#",
+                "type": "object",
+                "properties": {"if": {"type": "string"}, "p0": {"type": "array"}},
+            })
+        );
+    }
 
     /// A shared union at three sites, one of them inside a model used twice: 3 `$ref`s, 4 copies.
     /// The model (2 sites) is listed as a shared definition; a definition used once is not, a

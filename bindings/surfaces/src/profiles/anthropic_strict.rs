@@ -11,8 +11,8 @@
 //! - per request: at most 24 optional parameters and 16 parameters with union types (`anyOf` or a
 //!   type array) across all strict tools, at most 20 strict tools.
 //!
-//! Lowering: `oneOf` → `anyOf`, bounds dropped, `minItems` above 1 lowered to 1, unsupported
-//! formats dropped (all sound); objects closed (narrowing, listed). Recursion and the per-request
+//! Lowering: `oneOf` → `anyOf`, `allOf` merged into its node, bounds dropped, `minItems` above 1
+//! lowered to 1, unsupported formats dropped (all sound); objects closed (narrowing, listed). Recursion and the per-request
 //! counts are reported, not lowered.
 
 use serde_json::{Value, json};
@@ -160,6 +160,9 @@ pub fn lower(presentation: &Value) -> Lowered {
     steps::one_of_to_any_of(&mut schema);
     steps::add_missing_items(&mut schema);
     steps::lower_boolean_subschemas(&mut schema);
+    // Closing is per object node: an `allOf` member closed on its own would reject the keys its
+    // siblings declare, so the members are merged into their node first (as for openai-strict).
+    steps::merge_all_of(&mut schema);
     steps::close_objects(&mut schema, &mut narrowings);
     walk::transform_bottom_up(&mut schema, "", &mut |_, node| {
         let Value::Object(map) = node else { return };

@@ -68,6 +68,17 @@ impl Profile {
             Profile::Cursor => "cursor",
         }
     }
+
+    /// The draft whose words the provider reads a tool's schema in (SPEC §6 decision 36): 2020-12
+    /// for Anthropic, whose API rejects a schema the 2020-12 meta-schema does not accept ("JSON
+    /// schema is invalid. It must match JSON Schema draft 2020-12"); draft-07 and later words for
+    /// the others, which read `$schema` where they read it at all.
+    pub fn reads(self) -> flatjoin::Draft {
+        match self {
+            Profile::Anthropic | Profile::AnthropicStrict => flatjoin::Draft::Draft202012,
+            _ => flatjoin::Draft::Draft7,
+        }
+    }
 }
 
 /// How bad a finding is: an `Error` is something the provider rejects.
@@ -307,14 +318,14 @@ pub fn lint_tools(profile: Profile, tools: &[(String, Value)]) -> Vec<Finding> {
     all
 }
 
-/// Lowers a presentation (the output of the flat join) to `profile`, read by its declared draft:
-/// a draft-04 presentation is first spelled as draft-07 ([`steps::draft04_as_draft07`]).
+/// Lowers a presentation (the output of the flat join) to `profile`, first spelled in the words
+/// the profile's provider reads ([`Profile::reads`], [`steps::respell`]) and in positive form
+/// ([`steps::positive_form`]).
 pub fn lower(profile: Profile, presentation: &Value) -> Lowered {
     let mut modern = presentation.clone();
     steps::hoist_ref_targets(&mut modern);
-    if flatjoin::Draft::of(&modern) == flatjoin::Draft::Draft4 {
-        steps::draft04_as_draft07(&mut modern);
-    }
+    steps::respell(&mut modern, profile.reads());
+    steps::positive_form(&mut modern);
     let presentation = &modern;
     match profile {
         Profile::Openai => openai::lower(presentation),
@@ -348,18 +359,26 @@ pub fn normalize_arguments(lowered: &Lowered, arguments: &Value) -> Value {
 }
 
 /// The normalizer as the MCP proxy applies it, given the original's runtime check `accepts`:
-/// first [`normalize_arguments`]; then, only if the original rejects that, a `null` sent for a
-/// property in [`Lowered::required_nullable`] (optional and nullable in the presentation, made
-/// required by the lowering, so `null` is all a model can send for "absent") is taken as absent
-/// when that makes the original accept the call. An accepted call is never changed by the second
-/// rule.
+/// first [`normalize_arguments`]; where the original rejects that but accepts the call as the
+/// model sent it, the call as sent (a `null` dropped for a field made nullable can make a member
+/// of a `oneOf` the value did not mean match beside the one it did); then, only if the original
+/// rejects both, a `null` sent for a property in [`Lowered::required_nullable`] (optional and
+/// nullable in the presentation, made required by the lowering, so `null` is all a model can send
+/// for "absent") is taken as absent when that makes the original accept the call. An accepted
+/// call is never changed by the second rule.
 pub fn normalize_arguments_checked(
     lowered: &Lowered,
     arguments: &Value,
     accepts: &dyn Fn(&Value) -> bool,
 ) -> Value {
     let first = normalize_arguments(lowered, arguments);
-    if lowered.required_nullable.is_empty() || accepts(&first) {
+    if accepts(&first) {
+        return first;
+    }
+    if first != *arguments && accepts(arguments) {
+        return arguments.clone();
+    }
+    if lowered.required_nullable.is_empty() {
         return first;
     }
     let mut second = first.clone();

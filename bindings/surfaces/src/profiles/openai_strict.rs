@@ -549,7 +549,13 @@ fn make_nullable(def: &mut Value) -> bool {
                 let t = t.clone();
                 map.insert("type".into(), json!([t, "null"]));
             }
-            Some(Value::Array(list)) => list.push(json!("null")),
+            // `type` can name `null` where the node's kinds do not (an `allOf` beside it that
+            // takes `null` out): `type` keeps its names unique, as the meta-schema wants.
+            Some(Value::Array(list)) => {
+                if !list.contains(&json!("null")) {
+                    list.push(json!("null"));
+                }
+            }
             _ => {
                 let description = map.shift_remove("description");
                 let inner = Value::Object(std::mem::take(map));
@@ -702,6 +708,18 @@ mod tests {
         assert_eq!(kept, ["note"]);
         assert!(lowered.narrowings.iter().any(|n| n.rule == "closed-object"));
         assert!(lowered.narrowings.iter().any(|n| n.rule == "required-all"));
+    }
+
+    /// A `type` list that names `null` where the node's kinds do not (an `allOf` beside it takes
+    /// `null` out) stays a list of unique names when the field is made nullable: the meta-schema
+    /// wants them unique, and the lowered schema did not compile (open-world case 229 of the
+    /// default seed, SPEC §6 decision 90).
+    #[test]
+    fn a_nullable_type_list_keeps_its_names_unique() {
+        let mut def = json!({"type": ["string", "null", "integer"], "allOf": [{"type": "string"}]});
+        make_nullable(&mut def);
+        assert_eq!(def["type"], json!(["string", "null", "integer"]));
+        assert!(jsonschema::meta::is_valid(&def));
     }
 
     #[test]

@@ -221,6 +221,8 @@ pub fn ensure_root_object(schema: &mut Value, narrowings: &mut Vec<Narrowing>) {
 /// wherever the object was open (a value with an undeclared key no longer passes): each one is
 /// listed. `patternProperties` and a typed catch-all are dropped with it.
 pub fn close_objects(schema: &mut Value, narrowings: &mut Vec<Narrowing>) {
+    // The document as it stands before closing, for the members reached through a `$ref`.
+    let before = schema.clone();
     walk::transform_bottom_up(schema, "", &mut |pointer, node| {
         if !walk::is_object_schema(node) {
             return;
@@ -247,16 +249,16 @@ pub fn close_objects(schema: &mut Value, narrowings: &mut Vec<Narrowing>) {
         if !map.contains_key("properties") {
             map.insert("properties".into(), json!({}));
         }
-        declare_member_names(map);
+        declare_member_names(map, &before);
     });
 }
 
-/// The names a closed node's in-place members (`anyOf`, `oneOf`, `allOf`) declare, and the ones
-/// it requires, declared on the node itself (`{}`, which constrains nothing): its
-/// `additionalProperties: false` covers only its own `properties`, so a key a member declares
-/// (schemars' sibling `properties` beside a union) would otherwise be rejected by the node
-/// whatever the member says.
-fn declare_member_names(map: &mut Map<String, Value>) {
+/// The names a closed node's members (`anyOf`, `oneOf`, `allOf`, in place or through a local
+/// `$ref` into `root`) declare, and the ones it requires, declared on the node itself (`{}`, which
+/// constrains nothing): its `additionalProperties: false` covers only its own `properties`, so a
+/// key a member declares (schemars' sibling `properties` beside a union, a branch written as a
+/// definition) would otherwise be rejected by the node whatever the member says.
+fn declare_member_names(map: &mut Map<String, Value>, root: &Value) {
     let mut names: Vec<String> = Vec::new();
     for keyword in ["anyOf", "oneOf", "allOf"] {
         for member in map
@@ -265,6 +267,17 @@ fn declare_member_names(map: &mut Map<String, Value>) {
             .into_iter()
             .flatten()
         {
+            // A chain of references is followed a few steps (a cycle of references names nothing).
+            let mut member = member;
+            for _ in 0..8 {
+                match member.get("$ref").and_then(Value::as_str) {
+                    Some(reference) => match walk::resolve(root, reference) {
+                        Some(target) => member = target,
+                        None => break,
+                    },
+                    None => break,
+                }
+            }
             if let Some(props) = member.get("properties").and_then(Value::as_object) {
                 names.extend(props.keys().cloned());
             }
@@ -616,35 +629,168 @@ fn modernize_bounds(map: &mut Map<String, Value>) {
     }
 }
 
-/// A draft-04 document is lowered as its draft-07 equivalent (SPEC §6 decision 36): the
-/// providers and every profile read draft-06 and later words, so a draft-04 presentation is first
-/// spelled as draft-07 says the same or less — boolean exclusive bounds as numbers (the same
-/// values), `const` dropped (draft-04 does not know it: it asserts nothing there), and so are
-/// the subschema keywords draft-07 has and draft-04 does not (`contains`, `propertyNames`,
-/// `if`/`then`/`else`: data in draft-04, asserting under draft-07), `id` as `$id`, `$schema`
-/// draft-07 (whose `integer` also takes `1.0`: looser, so sound). Any other draft is left as it
-/// is.
-pub fn draft04_as_draft07(schema: &mut Value) {
-    use flatjoin::Draft;
-    if Draft::of(schema) != Draft::Draft4 {
-        return;
-    }
+/// The keywords under which accepting more can make a schema accept less: `not` and the
+/// conditionals (a looser `if` picks `then` for more values), `maxContains` (more matching items
+/// can exceed it) and `unevaluatedProperties`/`unevaluatedItems` (a sibling subschema that
+/// evaluates less — a widened union, a dropped keyword — leaves more unevaluated). `oneOf` is
+/// the other such keyword (a looser member can match beside another); it becomes `anyOf`.
+pub const NOT_MONOTONE: [&str; 7] = [
+    "not",
+    "if",
+    "then",
+    "else",
+    "maxContains",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+];
+
+/// The presentation in positive form (SPEC §6 decision 90), the first lowering step of every
+/// profile: every keyword of [`NOT_MONOTONE`] is dropped, wherever it stands, and every `oneOf`
+/// becomes an `anyOf` (beside an `anyOf`, one more `allOf` member). Sound — each only restricts
+/// where it stands, so dropping it (or `oneOf`'s "only one") accepts the same values or more — and it is what
+/// makes every later step sound: those loosen (a `false` subschema written `{}`, a format or a
+/// keyword the provider does not take dropped, a union widened), which is sound only where
+/// accepting more below a node makes the node accept more. With these keywords gone that holds
+/// at every node, through every `$ref` (`{"not": {"$ref": "#"}}` made the whole document such a
+/// place). What they asserted stays with the original schema, which keeps runtime validation
+/// (ADR 0205).
+pub fn positive_form(schema: &mut Value) {
     walk::transform_bottom_up(schema, "", &mut |_, node| {
         let Value::Object(map) = node else { return };
-        modernize_bounds(map);
-        map.shift_remove("const");
-        map.retain(|k, _| Draft::Draft4.knows(k) || !Draft::Draft7.knows(k));
-        if map.get("id").is_some_and(Value::is_string)
-            && let Some(id) = map.shift_remove("id")
-        {
-            map.insert("$id".into(), id);
+        map.retain(|k, _| !NOT_MONOTONE.contains(&k.as_str()));
+        let Some(members) = map.shift_remove("oneOf") else {
+            return;
+        };
+        if !map.contains_key("anyOf") {
+            map.insert("anyOf".into(), members);
+        } else if let Some(Value::Array(all)) = map.get_mut("allOf") {
+            all.push(json!({"anyOf": members}));
+        } else {
+            map.insert("allOf".into(), json!([{"anyOf": members}]));
         }
     });
-    if let Value::Object(map) = schema {
-        map.insert(
-            "$schema".into(),
-            Value::String(flatjoin::Draft::Draft7.meta_schema().into()),
-        );
+}
+
+/// Whether `draft` reads `keyword` as a keyword rather than as data: the subschema keywords by
+/// the core's table ([`flatjoin::Draft::knows`]), and the assertion and reference keywords a draft
+/// added without subschemas beside them.
+fn reads(draft: flatjoin::Draft, keyword: &str) -> bool {
+    use flatjoin::Draft;
+    match keyword {
+        "const" => draft >= Draft::Draft6,
+        "dependentRequired" | "minContains" | "maxContains" | "$anchor" => {
+            draft >= Draft::Draft201909
+        }
+        "$recursiveRef" | "$recursiveAnchor" => draft == Draft::Draft201909,
+        "$dynamicRef" | "$dynamicAnchor" => draft == Draft::Draft202012,
+        _ => draft.knows(keyword),
+    }
+}
+
+/// What a `$ref` keeps beside it where its draft (up to draft-07) ignores every sibling: the
+/// definitions other references point into, the root's `$schema`, and annotations.
+const REF_SIBLINGS_KEPT: [&str; 11] = [
+    "$ref",
+    "$schema",
+    "definitions",
+    "$defs",
+    "title",
+    "description",
+    "$comment",
+    "default",
+    "examples",
+    "readOnly",
+    "writeOnly",
+];
+
+/// A presentation spelled for a provider that reads `reader`'s words (SPEC §6 decision 36): the
+/// same values or more, never fewer, whatever draft it declares.
+///
+/// - Every word a later draft than the declared one reads as a keyword, and the declared draft
+///   reads as data (`const` and `contains` in draft-04, `if`/`then`/`else` up to draft-06,
+///   `prefixItems`, `dependentRequired`, `unevaluated*`, … up to draft-07), is dropped: it asserts
+///   nothing where it stands, and would assert where a provider reads the newer word.
+/// - Draft-04's boolean exclusive bounds become numeric bounds (the same values) and its `id`
+///   `$id`.
+/// - For a 2020-12 reader (Anthropic, whose API takes only schemas valid under the 2020-12
+///   meta-schema): `items` as an array becomes `prefixItems` (with `additionalItems` as `items`),
+///   `additionalItems` beside a schema `items` (ignored there) goes, `dependencies` splits into
+///   `dependentRequired` and `dependentSchemas`, and what up to draft-07 stands ignored beside a
+///   `$ref` goes (but definitions and annotations): the same values.
+/// - `$schema` becomes the reader's when the declared draft is older (draft-07's `integer` also
+///   takes `1.0` where draft-04's does not: looser, so sound).
+///
+/// A 2020-12 presentation is left as it is; one of the reader's draft or a newer one keeps its
+/// spelling and `$schema`, and only loses the newer words it holds as data.
+pub fn respell(schema: &mut Value, reader: flatjoin::Draft) {
+    use flatjoin::Draft;
+    let declared = Draft::of(schema);
+    if declared == Draft::Draft202012 {
+        return;
+    }
+    walk::transform_bottom_up(schema, "", &mut |pointer, node| {
+        let Value::Object(map) = node else { return };
+        if declared == Draft::Draft4 {
+            modernize_bounds(map);
+            if map.get("id").is_some_and(Value::is_string)
+                && let Some(id) = map.shift_remove("id")
+            {
+                map.insert("$id".into(), id);
+            }
+        }
+        map.retain(|k, _| reads(declared, k) || !Draft::ALL.iter().any(|&later| reads(later, k)));
+        if reader == Draft::Draft202012 {
+            as_2020_12(map, declared, pointer.is_empty());
+        }
+    });
+    if declared < reader
+        && let Value::Object(map) = schema
+        && map.contains_key("$schema")
+    {
+        map.insert("$schema".into(), Value::String(reader.meta_schema().into()));
+    }
+}
+
+/// The 2020-12 spelling of one schema object of `declared` (a draft before 2020-12), by
+/// [`respell`]'s rules.
+fn as_2020_12(map: &mut Map<String, Value>, declared: flatjoin::Draft, root: bool) {
+    use flatjoin::Draft;
+    match map.get("items") {
+        Some(Value::Array(_)) => {
+            let tuple = map.shift_remove("items").unwrap_or_default();
+            map.insert("prefixItems".into(), tuple);
+            if let Some(rest) = map.shift_remove("additionalItems") {
+                map.insert("items".into(), rest);
+            }
+        }
+        _ => {
+            map.shift_remove("additionalItems");
+        }
+    }
+    if declared > Draft::Draft7 {
+        return;
+    }
+    if let Some(dependencies) = map.shift_remove("dependencies")
+        && let Value::Object(entries) = dependencies
+    {
+        let (mut required, mut schemas) = (Map::new(), Map::new());
+        for (name, dependency) in entries {
+            match dependency {
+                Value::Array(_) => required.insert(name, dependency),
+                _ => schemas.insert(name, dependency),
+            };
+        }
+        for (keyword, entries) in [
+            ("dependentRequired", required),
+            ("dependentSchemas", schemas),
+        ] {
+            if !entries.is_empty() {
+                map.insert(keyword.into(), Value::Object(entries));
+            }
+        }
+    }
+    if map.contains_key("$ref") {
+        map.retain(|k, _| REF_SIBLINGS_KEPT.contains(&k.as_str()) || (root && k == "$id"));
     }
 }
 
@@ -937,13 +1083,96 @@ mod tests {
                     {"maxLength": 1}, "if": data, "then": false, "else": false, "const": 1},
             },
         });
-        draft04_as_draft07(&mut schema);
+        respell(&mut schema, flatjoin::Draft::Draft7);
         assert_eq!(
             schema,
             json!({
                 "$schema": "http://json-schema.org/draft-07/schema#",
                 "type": "object",
                 "properties": {"if": {"type": "string"}, "p0": {"type": "array"}},
+            })
+        );
+    }
+
+    /// Draft-06 reads `if`/`then`/`else` as data: spelled as draft-07 they go. A draft-07
+    /// presentation keeps its draft for a draft-07 reader and loses only the newer words it holds
+    /// as data; for a 2020-12 reader it is written in 2020-12's words (SPEC §6 decision 36).
+    #[test]
+    fn each_reader_gets_the_presentation_in_its_words() {
+        use flatjoin::Draft;
+        let mut six = json!({
+            "$schema": "http://json-schema.org/draft-06/schema#",
+            "properties": {"a": {"if": {"required": ["x"]}, "then": false, "type": "object"}},
+        });
+        respell(&mut six, Draft::Draft7);
+        assert_eq!(
+            six,
+            json!({
+                "$schema": "http://json-schema.org/draft-07/schema#",
+                "properties": {"a": {"type": "object"}},
+            })
+        );
+        let seven = json!({
+            "$schema": "http://json-schema.org/draft-07/schema#",
+            "definitions": {"n": {"type": "null"}},
+            "properties": {
+                "t": {"items": [{"type": "string"}], "additionalItems": false, "prefixItems": [false]},
+                "d": {"dependencies": {"a": ["b"], "c": {"required": ["e"]}}, "dependentRequired": {"x": ["y"]}},
+                "r": {"$ref": "#/definitions/n", "type": "string", "description": "R."},
+            },
+        });
+        let mut for_seven = seven.clone();
+        respell(&mut for_seven, Draft::Draft7);
+        let mut expected = seven.clone();
+        for (property, newer) in [("t", "prefixItems"), ("d", "dependentRequired")] {
+            if let Some(map) = expected["properties"][property].as_object_mut() {
+                map.shift_remove(newer);
+            }
+        }
+        assert_eq!(for_seven, expected);
+        let mut for_2020 = seven;
+        respell(&mut for_2020, Draft::Draft202012);
+        assert_eq!(
+            for_2020,
+            json!({
+                "$schema": "https://json-schema.org/draft/2020-12/schema",
+                "definitions": {"n": {"type": "null"}},
+                "properties": {
+                    "t": {"prefixItems": [{"type": "string"}], "items": false},
+                    "d": {"dependentRequired": {"a": ["b"]}, "dependentSchemas": {"c": {"required": ["e"]}}},
+                    "r": {"$ref": "#/definitions/n", "description": "R."},
+                },
+            })
+        );
+        assert!(jsonschema::draft202012::meta::is_valid(&for_2020));
+    }
+
+    /// The positive form drops what restricts where accepting more can accept less, and writes
+    /// `oneOf` as `anyOf` (beside an `anyOf`, as one more `allOf` member); the rest stays.
+    #[test]
+    fn the_positive_form_keeps_only_monotone_keywords() {
+        let mut schema = json!({
+            "type": "object",
+            "not": {"required": ["x"]},
+            "unevaluatedProperties": false,
+            "properties": {
+                "a": {"if": {"type": "string"}, "then": {"minLength": 1}, "else": false, "type": ["string", "integer"]},
+                "b": {"type": "array", "contains": {"type": "null"}, "maxContains": 1, "minContains": 1},
+                "c": {"oneOf": [{"type": "string"}, {"type": "integer"}]},
+                "d": {"anyOf": [{"type": "string"}], "oneOf": [{"minLength": 1}, {"maxLength": 3}]},
+            },
+        });
+        positive_form(&mut schema);
+        assert_eq!(
+            schema,
+            json!({
+                "type": "object",
+                "properties": {
+                    "a": {"type": ["string", "integer"]},
+                    "b": {"type": "array", "contains": {"type": "null"}, "minContains": 1},
+                    "c": {"anyOf": [{"type": "string"}, {"type": "integer"}]},
+                    "d": {"anyOf": [{"type": "string"}], "allOf": [{"anyOf": [{"minLength": 1}, {"maxLength": 3}]}]},
+                },
             })
         );
     }

@@ -430,7 +430,18 @@ fn every_lowering_is_sound_or_lists_its_narrowing() {
 }
 
 /// How many open-world cases of the default seed [`generated_cases_are_lowered_soundly`] lowers.
+/// `FLATJOIN_PROFILES_CASES` and `FLATJOIN_PROFILES_SEED` draw more, or another seed's, for a
+/// longer hunt (`FLATJOIN_PROFILES_CASES=5000 cargo test --release -p flatjoin-cli --test
+/// profiles_soundness generated`).
 const GENERATED: u32 = 400;
+
+/// A number from the environment variable `name`, or `default`.
+fn from_env<T: std::str::FromStr>(name: &str, default: T) -> T {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
 
 /// The open-world generator's cases (`flatjoin check`'s default seed: every draft, boolean
 /// schemas, conditionals and the keywords only some drafts read), lowered through every profile
@@ -446,10 +457,12 @@ const GENERATED: u32 = 400;
 fn generated_cases_are_lowered_soundly() {
     let mut failures = Vec::new();
     let mut checked = 0usize;
-    for i in 0..GENERATED {
-        let Some((tree, _)) =
-            flatjoin_harness::check::open_world_case(flatjoin_harness::check::DEFAULT_SEED, i)
-        else {
+    let seed = from_env(
+        "FLATJOIN_PROFILES_SEED",
+        flatjoin_harness::check::DEFAULT_SEED,
+    );
+    for i in 0..from_env("FLATJOIN_PROFILES_CASES", GENERATED) {
+        let Some((tree, _)) = flatjoin_harness::check::open_world_case(seed, i) else {
             continue;
         };
         let case = tree.current();
@@ -459,7 +472,7 @@ fn generated_cases_are_lowered_soundly() {
         let values = open_world::values(&case, &judge, open_world::VALUES_PER_BRANCH);
         for profile in Profile::ALL {
             let mut tally = Tally::default();
-            let name = format!("open-world case {i}");
+            let name = format!("open-world case {i} of seed {seed}");
             judge_lowering(
                 profile,
                 &name,

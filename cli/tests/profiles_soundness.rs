@@ -20,14 +20,25 @@ fn corpus() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus")
 }
 
-/// Every (name, original input schema) of the dialect samples and the manifests.
-fn inputs() -> Vec<(String, Value)> {
+/// Every (name, original input schema, the values its corpus case lists) of the dialect samples,
+/// the manifests, the spec cases and the regressions.
+fn inputs() -> Vec<(String, Value, Vec<Value>)> {
     let mut out = Vec::new();
     let mut files: Vec<PathBuf> = ["dialects", "manifests", "spec", "regressions"]
         .into_iter()
         .flat_map(|dir| flatjoin_harness::corpus::files(&corpus().join(dir)))
         .collect();
     files.sort();
+    // A case's `tests` data: values the original or the presentation is said to accept or not
+    // (the judge keeps those the presentation accepts).
+    let listed = |case: &Value| -> Vec<Value> {
+        case.get("tests")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|t| t.get("data").cloned())
+            .collect()
+    };
     for f in files {
         let text = std::fs::read(&f).expect("corpus file readable");
         let value: Value = serde_json::from_slice(&text).expect("corpus file is JSON");
@@ -36,14 +47,14 @@ fn inputs() -> Vec<(String, Value)> {
         if let Value::Array(cases) = &value {
             for (i, case) in cases.iter().enumerate() {
                 if let Some(s) = case.get("schema") {
-                    out.push((format!("{label}[{i}]"), s.clone()));
+                    out.push((format!("{label}[{i}]"), s.clone(), listed(case)));
                 }
             }
             continue;
         }
         if label.starts_with("regressions") {
             if let Some(s) = value.get("schema") {
-                out.push((label, s.clone()));
+                out.push((label, s.clone(), listed(&value)));
             }
             continue;
         }
@@ -52,11 +63,11 @@ fn inputs() -> Vec<(String, Value)> {
                 for t in tools {
                     let name = t.get("name").and_then(Value::as_str).unwrap_or("?");
                     if let Some(s) = t.get("inputSchema") {
-                        out.push((format!("{label}#{name}"), s.clone()));
+                        out.push((format!("{label}#{name}"), s.clone(), Vec::new()));
                     }
                 }
             }
-            None => out.push((label, value)),
+            None => out.push((label, value, Vec::new())),
         }
     }
     out
@@ -139,7 +150,7 @@ impl Inverse<'_> {
             if let Some(target) = root.pointer(&target_pointer) {
                 self.apply(&target_pointer, target, value, depth + 1);
             }
-            return;
+            // Its siblings (2020-12 applies them beside the reference) too.
         }
         if let Some(Value::Array(members)) = schema.get("allOf") {
             for (i, member) in members.iter().enumerate() {
@@ -147,7 +158,7 @@ impl Inverse<'_> {
             }
         }
         if let Some(Value::Array(alts)) = schema.get("anyOf") {
-            // The first alternative that accepts the conformed value, else the first of the value's type.
+            // The first alternative that accepts the conformed value.
             for (i, alt) in alts.iter().enumerate() {
                 let mut attempt = value.clone();
                 let p = format!("{pointer}/anyOf/{i}");
@@ -161,10 +172,11 @@ impl Inverse<'_> {
                 }
                 if oracle::judge(&probe).is_ok_and(|v| v.is_valid(&attempt)) {
                     *value = attempt;
-                    return;
+                    break;
                 }
             }
-            return;
+            // The node's own keywords beside its alternatives (a closed node's properties) apply
+            // too.
         }
         match value {
             Value::Object(fields) => {
@@ -401,12 +413,12 @@ fn every_lowering_is_sound_or_lists_its_narrowing() {
     let mut failures = Vec::new();
     for profile in Profile::ALL {
         let mut tally = Tally::default();
-        for (name, original) in &inputs {
+        for (name, original, listed) in &inputs {
             judge_lowering(
                 profile,
                 name,
                 original,
-                &[],
+                listed,
                 true,
                 &mut tally,
                 &mut failures,
@@ -450,7 +462,8 @@ fn from_env<T: std::str::FromStr>(name: &str, default: T) -> T {
 /// They found what the corpus did not hold (SPEC §6 decisions 36 and 90): a `false` written `{}`
 /// under `not`, a `oneOf` whose member a loosening made overlap, `unevaluatedProperties` beside
 /// a widened union, closed `allOf` members, member names behind a `$ref` left undeclared on a
-/// closed node, a draft-07 tuple sent to Anthropic. Whether the normalizer undoes each narrowing
+/// closed node, a draft-07 tuple sent to Anthropic (and, over 4000 cases, `items: false` after a
+/// tuple, percent-encoded references, `null` made nullable twice). Whether the normalizer undoes each narrowing
 /// is judged on the corpus only: on these cases it cannot always tell which of several
 /// overlapping alternatives a value was for (open, `SPEC.md` §6 decision 90).
 #[test]
@@ -500,7 +513,7 @@ fn every_lowered_presentation_passes_its_profile_lint() {
     for profile in Profile::ALL {
         let mut before = 0usize;
         let mut residual_recursive = 0usize;
-        for (name, original) in &inputs {
+        for (name, original, _) in &inputs {
             before += profiles::lint(profile, name, original)
                 .iter()
                 .filter(|f| f.severity == profiles::Severity::Error)

@@ -68,6 +68,10 @@ pub use manifest::{
 };
 pub use options::{OpenBranches, Options, OptionsError, OptionsErrorKind, Scope, UnknownName};
 pub use parse::{MAX_DEPTH, parse};
+/// The JSON pointer a local `$ref` names (`#`, `#/a/b`, percent-decoded as a URI fragment), or
+/// `None` for any other reference, which is never fetched: the core's own reading, for the
+/// surfaces that walk a presentation's references.
+pub use pointer::local_ref;
 #[cfg(feature = "runtime")]
 pub use runtime::{BranchError, Runtime, RuntimeErrors, RuntimeOptions};
 pub use widen::{widen_scalars, widen_scalars_in};

@@ -241,7 +241,7 @@ fn step<'a>(node: &'a Value, token: &str) -> Option<&'a Value> {
 ///
 /// `#` and `#/a/b` (URI fragments, percent-decoded) are local pointers. Anything else (a remote
 /// URI, a relative file, an anchor such as `#node`) returns `None`: it is never fetched.
-pub(crate) fn local_ref(reference: &str) -> Option<String> {
+pub fn local_ref(reference: &str) -> Option<String> {
     let fragment = reference.strip_prefix('#')?;
     if !(fragment.is_empty() || fragment.starts_with('/')) {
         return None;

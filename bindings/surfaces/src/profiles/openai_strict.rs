@@ -544,7 +544,14 @@ fn make_nullable(def: &mut Value) -> bool {
             alts.push(json!({"type": "null"}));
             return true;
         }
-        match map.get_mut("type") {
+        // Beside `allOf`, `$ref` or `oneOf`, a `null` named in `type` would still have to pass
+        // them: the node is wrapped instead.
+        let applied = ["allOf", "$ref", "oneOf"]
+            .iter()
+            .any(|k| map.contains_key(*k));
+        match map.get_mut("type").filter(|_| !applied) {
+            // `type: "null"` beside keywords that take `null` out of the node's kinds.
+            Some(Value::String(t)) if t == "null" => {}
             Some(Value::String(t)) => {
                 let t = t.clone();
                 map.insert("type".into(), json!([t, "null"]));

@@ -93,7 +93,10 @@ pub fn merge_all_of(schema: &mut Value) {
 /// constrains nothing, and the union accepts every member's values.
 pub fn add_missing_items(schema: &mut Value) {
     walk::transform_bottom_up(schema, "", &mut |_, node| {
-        if !walk::is_array_schema(node) {
+        // A tuple is rewritten wherever it stands: beside a `type` without `array` it constrains
+        // nothing, and a provider reading 2020-12 refuses `items` as an array anyway.
+        let tuple = node.get("items").is_some_and(Value::is_array);
+        if !walk::is_array_schema(node) && !tuple {
             return;
         }
         let Value::Object(map) = node else { return };
@@ -250,7 +253,33 @@ pub fn close_objects(schema: &mut Value, narrowings: &mut Vec<Narrowing>) {
             map.insert("properties".into(), json!({}));
         }
         declare_member_names(map, &before);
+        declare_node_names_on_members(map);
     });
+}
+
+/// The names a closed node declares, declared on each of its closed in-place members too (`{}`,
+/// which constrains nothing there: the node's own `properties` still do): a member closed on its
+/// own would reject a key its node declares beside it, and with it every value of that member.
+fn declare_node_names_on_members(map: &mut Map<String, Value>) {
+    let names: Vec<String> = match map.get("properties") {
+        Some(Value::Object(props)) if !props.is_empty() => props.keys().cloned().collect(),
+        _ => return,
+    };
+    for keyword in ["anyOf", "oneOf", "allOf"] {
+        let Some(Value::Array(members)) = map.get_mut(keyword) else {
+            continue;
+        };
+        for member in members {
+            if member.get("additionalProperties") != Some(&Value::Bool(false)) {
+                continue;
+            }
+            if let Some(Value::Object(props)) = member.get_mut("properties") {
+                for name in &names {
+                    props.entry(name.clone()).or_insert_with(|| json!({}));
+                }
+            }
+        }
+    }
 }
 
 /// The names a closed node's members (`anyOf`, `oneOf`, `allOf`, in place or through a local
@@ -830,7 +859,9 @@ pub fn drop_formats(schema: &mut Value, allowed: &[&str]) {
 ///   left without alternatives (every one was `false`) is removed too, which only loosens;
 /// - a `false` property (the key is forbidden) is removed from `properties` and `required`: where
 ///   the object is closed the key stays forbidden, elsewhere it is allowed (looser);
-/// - `items: false` (only the empty array) becomes `maxItems: 0` (the same values);
+/// - `items: false` (no items past the tuple: only the empty array without one) becomes
+///   `maxItems` of the tuple's length (or less, where `maxItems` said less), and so does a draft-07
+///   tuple's `additionalItems: false` (the same values);
 /// - any other boolean subschema becomes `{}` (`true`: the same values; `false`: looser).
 ///
 /// `additionalProperties` and `unevaluatedProperties` keep their boolean: there it is the
@@ -871,9 +902,25 @@ pub fn lower_boolean_subschemas(schema: &mut Value) {
                 required.retain(|r| !r.as_str().is_some_and(|r| forbidden.iter().any(|f| f == r)));
             }
         }
-        if map.get("items") == Some(&Value::Bool(false)) {
-            map.insert("items".into(), json!({}));
-            map.insert("maxItems".into(), json!(0));
+        // No items past the tuple (`prefixItems`, or a draft-07 `items` array beside
+        // `additionalItems: false`): at most the tuple's length, and at most what `maxItems` said.
+        let rest = match (map.get("items"), map.get("prefixItems")) {
+            (Some(Value::Bool(false)), Some(Value::Array(tuple))) => Some(("items", tuple.len())),
+            (Some(Value::Bool(false)), _) => Some(("items", 0)),
+            (Some(Value::Array(tuple)), _)
+                if map.get("additionalItems") == Some(&Value::Bool(false)) =>
+            {
+                Some(("additionalItems", tuple.len()))
+            }
+            _ => None,
+        };
+        if let Some((keyword, length)) = rest {
+            let bound = map
+                .get("maxItems")
+                .and_then(Value::as_u64)
+                .map_or(length as u64, |m| m.min(length as u64));
+            map.insert(keyword.into(), json!({}));
+            map.insert("maxItems".into(), json!(bound));
         }
         walk::for_each_child_mut(node, &mut |suffix, child| {
             let keeps_bool =

@@ -104,11 +104,12 @@ pub fn json_type(value: &Value) -> &'static str {
     }
 }
 
-/// Resolves a local `$ref` (`#` or `#/...`) against `root`.
+/// Resolves a local `$ref` (`#` or `#/...`, a URI fragment: percent-decoded, as the core reads
+/// it with [`flatjoin::local_ref`]) against `root`.
 pub fn resolve<'a>(root: &'a Value, reference: &str) -> Option<&'a Value> {
-    let pointer = reference.strip_prefix('#')?;
+    let pointer = flatjoin::local_ref(reference)?;
     if pointer.is_empty() {
         return Some(root);
     }
-    root.pointer(pointer)
+    root.pointer(&pointer)
 }

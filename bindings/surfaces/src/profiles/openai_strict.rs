@@ -717,16 +717,23 @@ mod tests {
         assert!(lowered.narrowings.iter().any(|n| n.rule == "required-all"));
     }
 
-    /// A `type` list that names `null` where the node's kinds do not (an `allOf` beside it takes
-    /// `null` out) stays a list of unique names when the field is made nullable: the meta-schema
-    /// wants them unique, and the lowered schema did not compile (open-world case 229 of the
-    /// default seed, SPEC §6 decision 90).
+    /// A `type` list that names `null` where the node's kinds do not (an `enum` without it)
+    /// stays a list of unique names when the field is made nullable: the meta-schema wants them
+    /// unique, and the lowered schema did not compile (open-world case 229 of the default seed,
+    /// SPEC §6 decision 90). Beside an `allOf` that takes `null` out, the node is wrapped instead,
+    /// so `null` passes (case 2297).
     #[test]
-    fn a_nullable_type_list_keeps_its_names_unique() {
-        let mut def = json!({"type": ["string", "null", "integer"], "allOf": [{"type": "string"}]});
-        make_nullable(&mut def);
-        assert_eq!(def["type"], json!(["string", "null", "integer"]));
-        assert!(jsonschema::meta::is_valid(&def));
+    fn a_field_made_nullable_accepts_null_and_stays_valid() {
+        let mut listed = json!({"type": ["string", "null", "integer"], "enum": ["a", 1]});
+        make_nullable(&mut listed);
+        assert_eq!(listed["type"], json!(["string", "null", "integer"]));
+        let mut beside = json!({"type": ["string", "null"], "allOf": [{"type": "string"}]});
+        make_nullable(&mut beside);
+        for def in [listed, beside] {
+            assert!(jsonschema::meta::is_valid(&def), "{def}");
+            let accepts = jsonschema::validator_for(&def).is_ok_and(|v| v.is_valid(&Value::Null));
+            assert!(accepts, "{def} rejects null");
+        }
     }
 
     #[test]
